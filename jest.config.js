@@ -1,0 +1,22 @@
+// Jest runs TypeScript and the ESM-only NestJS 12 packages through SWC, compiled to CommonJS.
+/** @type {import('jest').Config} */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2023',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql)/)'],
+  moduleNameMapper: {
+    '^@bismarck/rules$': '<rootDir>/libs/rules/src/index.ts',
+  },
+  testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+};

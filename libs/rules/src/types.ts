@@ -1,0 +1,195 @@
+// The shared vocabulary of the game: what crosses the boundary of libs/rules.
+// Cards are two-character codes at this edge ('AS', 'TH', '2C'); the engine may use numbers inside.
+
+export type Seat = 0 | 1 | 2;
+export type Suit = 'S' | 'H' | 'D' | 'C';
+export type Card = string;
+export type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
+export type Triple<T> = [T, T, T];
+
+/** Who is looking: a seat of the match, or anyone else. */
+export type Viewer = Seat | 'spectator';
+
+export interface MatchOptions {
+  schedule: 'modern' | 'traditional' | 'quick';
+  scoring: 'zeroSum' | 'overOnly';
+  contractChoice: 'blind' | 'informed';
+  spadesInFreeTrump: boolean;
+  mustTrump: boolean;
+  leadBeforeDiscard: 'reject' | 'redeal';
+  fourthRound: 'none' | 'freeTrump' | 'freeTrumpBlind';
+}
+
+// ---- commands: orders, decided against the state -------------------------------------------
+
+export interface CreateMatch {
+  type: 'createMatch';
+  matchId: string;
+  players: Triple<string>;
+  options?: Partial<MatchOptions>;
+  /** Drawn fairly by the caller (randomness stays outside the rules). */
+  firstDealer: Seat;
+  /** True when the match was created with a caller-chosen seed (reproducible, not provably fair). */
+  seeded: boolean;
+}
+export interface Deal {
+  type: 'deal';
+  seat: Seat;
+  /** The shuffled 52-card deck, top card first: the outcome of the shuffle is an input. */
+  deck: Card[];
+  /** Opaque facts about how the deck was made (algorithm, index, commitment), copied into DealStarted. */
+  shuffle?: Record<string, unknown>;
+}
+export interface ChooseContract {
+  type: 'chooseContract';
+  seat: Seat;
+  contract: Contract;
+  trump?: Suit | null;
+}
+export interface Discard {
+  type: 'discard';
+  seat: Seat;
+  cards: Card[];
+}
+export interface PlayCard {
+  type: 'playCard';
+  seat: Seat;
+  card: Card;
+}
+export type Command = CreateMatch | Deal | ChooseContract | Discard | PlayCard;
+
+// ---- events: past-tense facts carrying everything replay needs ------------------------------
+
+export interface PlayedCard {
+  seat: Seat;
+  card: Card;
+}
+
+export type BismarckEvent =
+  | {
+      type: 'MatchCreated';
+      data: { matchId: string; players: Triple<string>; options: MatchOptions; firstDealer: Seat; seeded: boolean };
+    }
+  | {
+      type: 'DealStarted';
+      data: {
+        deal: number;
+        dealer: Seat;
+        forehand: Seat;
+        /** Secret until the deal is scored (null when redacted). */
+        deck: Card[] | null;
+        tableCards: Card[];
+        /** Set here when the schedule (or a voided deal) fixes it; otherwise chosen later. */
+        contract: Contract | null;
+        trump: Suit | null;
+        shuffle?: Record<string, unknown>;
+      };
+    }
+  | { type: 'ContractChosen'; data: { deal: number; seat: Seat; contract: Contract; trump: Suit | null } }
+  /** Each seat may see only its own entry (others are null) until the deal is scored. */
+  | { type: 'HandsDealt'; data: { deal: number; hands: Triple<Card[] | null> } }
+  /** Forehand's lay-away: cards are null for everyone else until the deal is scored. */
+  | { type: 'CardsLaidAway'; data: { deal: number; seat: Seat; cards: Card[] | null } }
+  | { type: 'CardPlayed'; data: { deal: number; trick: number; seat: Seat; card: Card } }
+  | { type: 'TrickTaken'; data: { deal: number; trick: number; winner: Seat; cards: PlayedCard[] } }
+  /** Forehand led while still holding 20 cards under leadBeforeDiscard=redeal: the same dealer deals again. */
+  | { type: 'DealVoided'; data: { deal: number; seat: Seat; card: Card; reason: 'leadBeforeDiscard' } }
+  | {
+      type: 'DealScored';
+      data: {
+        deal: number;
+        forehand: Seat;
+        contract: Contract;
+        trump: Suit | null;
+        tricks: Triple<number>;
+        quotas: Triple<number>;
+        points: Triple<number>;
+        totals: Triple<number>;
+      };
+    }
+  | { type: 'MatchFinished'; data: { totals: Triple<number>; winners: Seat[] } };
+
+export type EventType = BismarckEvent['type'];
+
+// ---- what callers are shown ------------------------------------------------------------------
+
+export type Phase = 'deal' | 'contract' | 'discard' | 'play' | 'finished';
+export type Status = 'waiting' | 'playing' | 'finished';
+
+export type LegalAction =
+  | { action: 'deal' }
+  | { action: 'chooseContract'; contracts: Contract[]; trumps: Suit[] }
+  | { action: 'discard'; count: number }
+  | { action: 'play'; cards: Card[] };
+
+/** The spectator's view: only public information (RULES.md section 7). */
+export interface PublicView {
+  options: MatchOptions;
+  seats: { seat: Seat; name: string }[];
+  status: Status;
+  phase: Phase;
+  /** 1-based; 0 before the first deal. */
+  dealNumber: number;
+  dealsInMatch: number;
+  dealer: Seat | null;
+  forehand: Seat | null;
+  turn: Seat | null;
+  /** The 4 face-up cards until forehand has laid away (empty otherwise). */
+  tableCards: Card[];
+  contract: Contract | null;
+  trump: Suit | null;
+  trick: PlayedCard[];
+  lastTrick: { cards: PlayedCard[]; winner: Seat } | null;
+  tricksTaken: Triple<number>;
+  /** Cards held by each seat (public knowledge: counts only). */
+  handSizes: Triple<number>;
+  totals: Triple<number>;
+  /** Per seat, the contracts already used (modern schedule). */
+  contractsPlayed: Triple<Partial<Record<Contract, number>>>;
+  winners: Seat[] | null;
+  seeded: boolean;
+}
+
+export interface SeatView extends PublicView {
+  seat: Seat;
+  hand: Card[];
+  /** Forehand's own laid-away cards once discarded, else null. */
+  laidAway: Card[] | null;
+  legal: LegalAction | null;
+}
+
+export interface ScorecardDeal {
+  number: number;
+  dealer: Seat;
+  forehand: Seat;
+  contract: Contract;
+  trump: Suit | null;
+  tricks: Triple<number>;
+  points: Triple<number>;
+  totals: Triple<number>;
+}
+
+export interface Scorecard {
+  seats: { seat: Seat; name: string }[];
+  deals: ScorecardDeal[];
+  /** Per seat, the deal number in which each contract was used. */
+  contractsPlayed: Triple<Partial<Record<Contract, number>>>;
+  totals: Triple<number>;
+  finished: boolean;
+  winners: Seat[] | null;
+}
+
+/** Stable codes of API.md; the HTTP layer maps them to statuses. */
+export type RuleErrorCode =
+  | 'NOT_YOUR_TURN'
+  | 'MUST_FOLLOW_SUIT'
+  | 'MUST_TRUMP'
+  | 'CARD_NOT_IN_HAND'
+  | 'CONTRACT_ALREADY_PLAYED'
+  | 'CONTRACT_LOCKED'
+  | 'SPADES_NOT_ALLOWED'
+  | 'WRONG_PHASE'
+  | 'DISCARD_FIRST'
+  | 'MATCH_EXISTS'
+  | 'MATCH_NOT_FOUND'
+  | 'VALIDATION_FAILED';
