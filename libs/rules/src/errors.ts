@@ -1,0 +1,19 @@
+import type { RuleErrorCode } from './types';
+
+/**
+ * The one error the rules throw. `code` is a stable string of API.md; the HTTP layer maps codes to
+ * statuses. The message is for humans and never names a card that another seat has not seen.
+ */
+export class RuleViolation extends Error {
+  readonly code: RuleErrorCode;
+
+  constructor(code: RuleErrorCode, message: string) {
+    super(message);
+    this.name = 'RuleViolation';
+    this.code = code;
+  }
+}
+
+export const refuse = (code: RuleErrorCode, message: string): never => {
+  throw new RuleViolation(code, message);
+};

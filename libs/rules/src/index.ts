@@ -1,0 +1,11 @@
+// libs/rules: the game of Bismarck as a pure decider. See README.md for its guarantees.
+export * from './types';
+export { RuleViolation } from './errors';
+export { resolveOptions, dealsInMatch, dealPlan, type DealPlan } from './options';
+export { freshDeck, parseCard, cardCode, isCardCode, sortCodes, SUITS, RANKS } from './cards';
+export { quotas, points, winnersOf, CONTRACTS } from './scoring';
+export { type MatchState, initialState, evolve, fold } from './state';
+export { decide, dealHands } from './decide';
+export { legalActions, trickWinner } from './legal';
+export { publicView, seatView, scorecard, redactEvent, isDealRevealed, visibleEvents, dealOf } from './views';
+export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';

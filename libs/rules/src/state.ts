@@ -1,0 +1,318 @@
+// The state of a match, rebuilt from its events by `evolve`. A union keyed on `status`, so that a
+// state cannot hold what it should not (no hands before the deal, no trick before the lay-away).
+// Cards are numbers and hands are bit sets here; events carry codes and are parsed in `evolve`.
+import {
+  type CardId,
+  type CardSet,
+  EMPTY,
+  fromCards,
+  parseCard,
+  suitId,
+  union,
+  withCard,
+  withoutCard,
+  size,
+} from './cards';
+import { dealsInMatch, exhaustive } from './options';
+import { winnersOf } from './scoring';
+import type {
+  BismarckEvent,
+  Contract,
+  MatchOptions,
+  PlayedCard,
+  ScorecardDeal,
+  Seat,
+  Suit,
+  Triple,
+} from './types';
+
+/** What every started match knows, whatever the phase. */
+export interface MatchInfo {
+  readonly matchId: string;
+  readonly players: Triple<string>;
+  readonly options: MatchOptions;
+  readonly firstDealer: Seat;
+  readonly seeded: boolean;
+  readonly dealsInMatch: number;
+  /** The latest deal started (1-based), 0 before the first deal. */
+  readonly dealNumber: number;
+  readonly totals: Triple<number>;
+  /** Per seat, the deal number in which it used each contract as forehand (modern schedule). */
+  readonly contractsPlayed: Triple<Partial<Record<Contract, number>>>;
+  /** One row per scored deal, for the scorecard. */
+  readonly scored: readonly ScorecardDeal[];
+}
+
+/** The seats of the deal in progress. */
+export interface DealSeats {
+  readonly dealer: Seat;
+  readonly forehand: Seat;
+}
+
+export interface ContractSettled {
+  readonly contract: Contract;
+  readonly trump: Suit | null;
+}
+
+/** A trick just taken, shown until the next one is taken. */
+export interface TakenTrick {
+  readonly cards: readonly PlayedCard[];
+  readonly winner: Seat;
+}
+
+export interface Empty {
+  readonly status: 'empty';
+}
+
+/** Waiting for the dealer of the next deal (or of the same deal again, after a void). */
+export interface AwaitingDeal extends MatchInfo, DealSeats {
+  readonly status: 'awaitingDeal';
+  /** The number of the deal to deal next (dealNumber + 1, or dealNumber again after a void). */
+  readonly upcomingDeal: number;
+  /** Set when the previous attempt at this deal was voided: its contract and trump stand. */
+  readonly carried: ContractSettled | null;
+  /** How the previous deal ended (shown until the next deal starts). */
+  readonly previous: { readonly tricksTaken: Triple<number>; readonly lastTrick: TakenTrick | null } | null;
+}
+
+/** The table cards are up; forehand has to announce (hands dealt already only if `informed`). */
+export interface AwaitingContract extends MatchInfo, DealSeats {
+  readonly status: 'awaitingContract';
+  readonly deck: readonly CardId[];
+  readonly tableCards: readonly CardId[];
+  /** null until the 48 cards are dealt (blind choice). */
+  readonly hands: Triple<CardSet> | null;
+}
+
+/**
+ * The contract is settled; forehand holds 20 cards and lays 4 away. `hands` is null only between a
+ * blind ContractChosen and the HandsDealt of the same decision.
+ */
+export interface LayingAway extends MatchInfo, DealSeats, ContractSettled {
+  readonly status: 'layingAway';
+  readonly deck: readonly CardId[];
+  readonly tableCards: readonly CardId[];
+  readonly hands: Triple<CardSet> | null;
+}
+
+export interface TrickPlay extends MatchInfo, DealSeats, ContractSettled {
+  readonly status: 'trickPlay';
+  readonly hands: Triple<CardSet>;
+  readonly laidAway: CardSet;
+  /** Every card played to a finished trick of this deal. */
+  readonly played: CardSet;
+  /** 1..16 */
+  readonly trickNumber: number;
+  readonly trick: readonly PlayedCard[];
+  readonly turn: Seat;
+  readonly tricksTaken: Triple<number>;
+  readonly lastTrick: TakenTrick | null;
+}
+
+export interface Finished extends MatchInfo {
+  readonly status: 'finished';
+  readonly winners: Seat[];
+  readonly previous: { readonly tricksTaken: Triple<number>; readonly lastTrick: TakenTrick | null } | null;
+}
+
+export type MatchState = Empty | AwaitingDeal | AwaitingContract | LayingAway | TrickPlay | Finished;
+export type StartedMatch = Exclude<MatchState, Empty>;
+export type DealInProgress = AwaitingContract | LayingAway | TrickPlay;
+
+export const initialState = (): MatchState => ({ status: 'empty' });
+
+export const nextSeat = (s: Seat): Seat => ((s + 1) % 3) as Seat;
+export const dealerOf = (firstDealer: Seat, deal: number): Seat => ((firstDealer + deal - 1) % 3) as Seat;
+
+/** The MatchInfo part of a state (a copy, so that spreading it never drags phase fields along). */
+const infoOf = (s: StartedMatch): MatchInfo => ({
+  matchId: s.matchId,
+  players: s.players,
+  options: s.options,
+  firstDealer: s.firstDealer,
+  seeded: s.seeded,
+  dealsInMatch: s.dealsInMatch,
+  dealNumber: s.dealNumber,
+  totals: s.totals,
+  contractsPlayed: s.contractsPlayed,
+  scored: s.scored,
+});
+
+const parseAll = (codes: readonly string[]): CardId[] => codes.map(parseCard).filter((c) => c >= 0);
+
+const tripleWith = <T>(t: Triple<T>, seat: Seat, value: T): Triple<T> => {
+  const copy = t.slice() as Triple<T>;
+  copy[seat] = value;
+  return copy;
+};
+
+/** Forehand picks up the table cards: from now on he holds 20. */
+const pickUpTable = (hands: Triple<CardSet>, forehand: Seat, table: readonly CardId[]): Triple<CardSet> =>
+  tripleWith(hands, forehand, union(hands[forehand], fromCards(table)));
+
+const markContract = (state: StartedMatch, seat: Seat, contract: Contract, deal: number) =>
+  state.options.schedule !== 'modern'
+    ? state.contractsPlayed
+    : tripleWith(state.contractsPlayed, seat, { ...state.contractsPlayed[seat], [contract]: deal });
+
+/** Applies one event. Never throws and never mutates: an event that does not fit the state is ignored. */
+export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
+  switch (event.type) {
+    case 'MatchCreated': {
+      if (state.status !== 'empty') return state;
+      const { matchId, players, options, firstDealer, seeded } = event.data;
+      return {
+        status: 'awaitingDeal',
+        matchId,
+        players,
+        options,
+        firstDealer,
+        seeded,
+        dealsInMatch: dealsInMatch(options),
+        dealNumber: 0,
+        upcomingDeal: 1,
+        totals: [0, 0, 0],
+        contractsPlayed: [{}, {}, {}],
+        scored: [],
+        dealer: firstDealer,
+        forehand: nextSeat(firstDealer),
+        carried: null,
+        previous: null,
+      };
+    }
+    case 'DealStarted': {
+      if (state.status !== 'awaitingDeal') return state;
+      const { deal, dealer, forehand, contract, trump } = event.data;
+      const deck = parseAll(event.data.deck ?? []);
+      const tableCards = parseAll(event.data.tableCards);
+      const base = { ...infoOf(state), dealNumber: deal, dealer, forehand, deck, tableCards, hands: null };
+      return contract === null
+        ? { ...base, status: 'awaitingContract' }
+        : { ...base, status: 'layingAway', contract, trump };
+    }
+    case 'ContractChosen': {
+      if (state.status !== 'awaitingContract') return state;
+      const { seat, contract, trump, deal } = event.data;
+      const hands = state.hands && pickUpTable(state.hands, state.forehand, state.tableCards);
+      return {
+        ...state,
+        status: 'layingAway',
+        contract,
+        trump,
+        hands,
+        contractsPlayed: markContract(state, seat, contract, deal),
+      };
+    }
+    case 'HandsDealt': {
+      if ((state.status !== 'awaitingContract' && state.status !== 'layingAway') || state.hands !== null) return state;
+      const hands = event.data.hands.map((h) => fromCards(parseAll(h ?? []))) as Triple<CardSet>;
+      return state.status === 'layingAway'
+        ? { ...state, hands: pickUpTable(hands, state.forehand, state.tableCards) }
+        : { ...state, hands };
+    }
+    case 'CardsLaidAway': {
+      if (state.status !== 'layingAway' || state.hands === null) return state;
+      const laidAway = fromCards(parseAll(event.data.cards ?? []));
+      const hands = tripleWith(state.hands, state.forehand, {
+        lo: state.hands[state.forehand].lo & ~laidAway.lo,
+        hi: state.hands[state.forehand].hi & ~laidAway.hi,
+      });
+      return {
+        ...infoOf(state),
+        status: 'trickPlay',
+        dealer: state.dealer,
+        forehand: state.forehand,
+        contract: state.contract,
+        trump: state.trump,
+        hands,
+        laidAway,
+        played: EMPTY,
+        trickNumber: 1,
+        trick: [],
+        turn: state.forehand,
+        tricksTaken: [0, 0, 0],
+        lastTrick: null,
+      };
+    }
+    case 'CardPlayed': {
+      if (state.status !== 'trickPlay') return state;
+      const { seat, card } = event.data;
+      const c = parseCard(card);
+      return {
+        ...state,
+        hands: c < 0 ? state.hands : tripleWith(state.hands, seat, withoutCard(state.hands[seat], c)),
+        trick: [...state.trick, { seat, card }],
+        turn: nextSeat(seat),
+      };
+    }
+    case 'TrickTaken': {
+      if (state.status !== 'trickPlay') return state;
+      const { winner, cards } = event.data;
+      let played = state.played;
+      for (const p of cards) {
+        const c = parseCard(p.card);
+        if (c >= 0) played = withCard(played, c);
+      }
+      return {
+        ...state,
+        played,
+        trick: [],
+        trickNumber: state.trickNumber + 1,
+        turn: winner,
+        tricksTaken: tripleWith(state.tricksTaken, winner, state.tricksTaken[winner] + 1),
+        lastTrick: { cards, winner },
+      };
+    }
+    case 'DealVoided': {
+      if (state.status !== 'layingAway') return state;
+      return {
+        ...infoOf(state),
+        status: 'awaitingDeal',
+        dealer: state.dealer,
+        forehand: state.forehand,
+        upcomingDeal: state.dealNumber,
+        carried: { contract: state.contract, trump: state.trump },
+        previous: null,
+      };
+    }
+    case 'DealScored': {
+      if (state.status !== 'trickPlay') return state;
+      const { deal, forehand, contract, trump, tricks, points, totals } = event.data;
+      const row: ScorecardDeal = { number: deal, dealer: state.dealer, forehand, contract, trump, tricks, points, totals };
+      const previous = { tricksTaken: tricks, lastTrick: state.lastTrick };
+      const info = { ...infoOf(state), totals, scored: [...state.scored, row] };
+      if (deal >= state.dealsInMatch) return { ...info, status: 'finished', winners: winnersOf(totals), previous };
+      const dealer = dealerOf(state.firstDealer, deal + 1);
+      return {
+        ...info,
+        status: 'awaitingDeal',
+        upcomingDeal: deal + 1,
+        dealer,
+        forehand: nextSeat(dealer),
+        carried: null,
+        previous,
+      };
+    }
+    case 'MatchFinished': {
+      if (state.status !== 'finished') return state;
+      return { ...state, totals: event.data.totals, winners: event.data.winners };
+    }
+    default:
+      return ignoreUnknown(event, state);
+  }
+};
+
+// A compile-time check that every event type is handled; at run time an unknown event is ignored.
+const ignoreUnknown = (_event: never, state: MatchState): MatchState => state;
+
+export const fold = (events: readonly BismarckEvent[], from: MatchState = initialState()): MatchState =>
+  events.reduce(evolve, from);
+
+// ---- small readers shared by decide, legal moves and views -----------------------------------
+
+export const handSize = (state: MatchState, seat: Seat): number =>
+  'hands' in state && state.hands ? size(state.hands[seat]) : 0;
+
+export const trumpSuitId = (trump: Suit | null): number => (trump === null ? -1 : suitId(trump));
+
+export { exhaustive };

@@ -1,0 +1,207 @@
+// Every read path goes through here: what a spectator may see (publicView), what one seat may see
+// (seatView), the scorecard, and the event log as a given viewer may see it (redactEvent).
+import { EMPTY, toCodes, cardCode, size } from './cards';
+import { legalActions } from './legal';
+import { exhaustive, resolveOptions } from './options';
+import type { MatchState, TakenTrick } from './state';
+import type {
+  BismarckEvent,
+  Phase,
+  PlayedCard,
+  PublicView,
+  Scorecard,
+  Seat,
+  SeatView,
+  Triple,
+  Viewer,
+} from './types';
+
+const PHASES: Record<MatchState['status'], Phase> = {
+  empty: 'deal',
+  awaitingDeal: 'deal',
+  awaitingContract: 'contract',
+  layingAway: 'discard',
+  trickPlay: 'play',
+  finished: 'finished',
+};
+
+const copyTrick = (cards: readonly PlayedCard[]): PlayedCard[] => cards.map((p) => ({ seat: p.seat, card: p.card }));
+const copyTaken = (t: TakenTrick | null | undefined) => (t ? { cards: copyTrick(t.cards), winner: t.winner } : null);
+const zeros = (): Triple<number> => [0, 0, 0];
+
+/** The spectator's view: only public information (RULES.md section 7). */
+export const publicView = (state: MatchState): PublicView => {
+  if (state.status === 'empty')
+    return {
+      options: resolveOptions(),
+      seats: [],
+      status: 'waiting',
+      phase: 'deal',
+      dealNumber: 0,
+      dealsInMatch: 0,
+      dealer: null,
+      forehand: null,
+      turn: null,
+      tableCards: [],
+      contract: null,
+      trump: null,
+      trick: [],
+      lastTrick: null,
+      tricksTaken: zeros(),
+      handSizes: zeros(),
+      totals: zeros(),
+      contractsPlayed: [{}, {}, {}],
+      winners: null,
+      seeded: false,
+    };
+  const base = {
+    options: { ...state.options },
+    seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+    status: state.status === 'finished' ? ('finished' as const) : ('playing' as const),
+    phase: PHASES[state.status],
+    dealNumber: state.dealNumber,
+    dealsInMatch: state.dealsInMatch,
+    totals: state.totals.slice() as Triple<number>,
+    contractsPlayed: state.contractsPlayed.map((c) => ({ ...c })) as PublicView['contractsPlayed'],
+    seeded: state.seeded,
+    handSizes: ('hands' in state && state.hands ? state.hands.map(size) : zeros()) as Triple<number>,
+  };
+  switch (state.status) {
+    case 'awaitingDeal':
+      return {
+        ...base,
+        dealer: state.dealer,
+        forehand: state.forehand,
+        turn: state.dealer,
+        tableCards: [],
+        contract: state.carried?.contract ?? null,
+        trump: state.carried?.trump ?? null,
+        trick: [],
+        lastTrick: copyTaken(state.previous?.lastTrick),
+        tricksTaken: (state.previous?.tricksTaken.slice() ?? zeros()) as Triple<number>,
+        winners: null,
+      };
+    case 'awaitingContract':
+    case 'layingAway':
+      return {
+        ...base,
+        dealer: state.dealer,
+        forehand: state.forehand,
+        turn: state.forehand,
+        tableCards: state.tableCards.map(cardCode),
+        contract: state.status === 'layingAway' ? state.contract : null,
+        trump: state.status === 'layingAway' ? state.trump : null,
+        trick: [],
+        lastTrick: null,
+        tricksTaken: zeros(),
+        winners: null,
+      };
+    case 'trickPlay':
+      return {
+        ...base,
+        dealer: state.dealer,
+        forehand: state.forehand,
+        turn: state.turn,
+        tableCards: [],
+        contract: state.contract,
+        trump: state.trump,
+        trick: copyTrick(state.trick),
+        lastTrick: copyTaken(state.lastTrick),
+        tricksTaken: state.tricksTaken.slice() as Triple<number>,
+        winners: null,
+      };
+    case 'finished':
+      return {
+        ...base,
+        dealer: null,
+        forehand: null,
+        turn: null,
+        tableCards: [],
+        contract: null,
+        trump: null,
+        trick: [],
+        lastTrick: copyTaken(state.previous?.lastTrick),
+        tricksTaken: (state.previous?.tricksTaken.slice() ?? zeros()) as Triple<number>,
+        winners: state.winners.slice(),
+      };
+    default:
+      return exhaustive(state);
+  }
+};
+
+/** One seat's view: the public view plus its own hand, its own laid-away cards and what it may do. */
+export const seatView = (state: MatchState, seat: Seat): SeatView => ({
+  ...publicView(state),
+  seat,
+  hand: toCodes('hands' in state && state.hands ? state.hands[seat] : EMPTY),
+  laidAway: state.status === 'trickPlay' && seat === state.forehand ? toCodes(state.laidAway) : null,
+  legal: legalActions(state, seat),
+});
+
+export const scorecard = (state: MatchState): Scorecard => {
+  if (state.status === 'empty')
+    return { seats: [], deals: [], contractsPlayed: [{}, {}, {}], totals: zeros(), finished: false, winners: null };
+  return {
+    seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+    deals: state.scored.map((d) => ({
+      ...d,
+      tricks: d.tricks.slice() as Triple<number>,
+      points: d.points.slice() as Triple<number>,
+      totals: d.totals.slice() as Triple<number>,
+    })),
+    contractsPlayed: state.contractsPlayed.map((c) => ({ ...c })) as Scorecard['contractsPlayed'],
+    totals: state.totals.slice() as Triple<number>,
+    finished: state.status === 'finished',
+    winners: state.status === 'finished' ? state.winners.slice() : null,
+  };
+};
+
+// ---- the event log as a viewer may see it ------------------------------------------------------
+
+/** True once the deal with this number has been scored: nothing of it is secret any more. */
+export const isDealRevealed = (state: MatchState, deal: number): boolean =>
+  state.status !== 'empty' && state.scored.some((d) => d.number === deal);
+
+/** The deal an event belongs to, or null for match-level events. */
+export const dealOf = (event: BismarckEvent): number | null =>
+  event.type === 'MatchCreated' || event.type === 'MatchFinished' ? null : event.data.deal;
+
+/**
+ * The event as `viewer` may see it. Never drops an event, only nulls its secret fields: the deck
+ * order (nobody, until scored), other seats' hands, forehand's laid-away cards (forehand only).
+ * `revealed`: the event's deal has been scored, so nothing of it is secret (RULES.md section 7).
+ */
+export const redactEvent = (event: BismarckEvent, viewer: Viewer, revealed: boolean): BismarckEvent => {
+  if (revealed) return event;
+  switch (event.type) {
+    case 'DealStarted':
+      return { type: event.type, data: { ...event.data, deck: null } };
+    case 'HandsDealt':
+      return {
+        type: event.type,
+        data: { ...event.data, hands: event.data.hands.map((h, s) => (s === viewer ? h : null)) as Triple<string[] | null> },
+      };
+    case 'CardsLaidAway':
+      return event.data.seat === viewer ? event : { type: event.type, data: { ...event.data, cards: null } };
+    case 'MatchCreated':
+    case 'ContractChosen':
+    case 'CardPlayed':
+    case 'TrickTaken':
+    case 'DealVoided':
+    case 'DealScored':
+    case 'MatchFinished':
+      return event;
+    default:
+      return exhaustive(event);
+  }
+};
+
+/** The whole log as `viewer` may see it now: an event is revealed if its deal is scored anywhere in the list. */
+export const visibleEvents = (events: readonly BismarckEvent[], viewer: Viewer): BismarckEvent[] => {
+  const scored = new Set<number>();
+  for (const e of events) if (e.type === 'DealScored') scored.add(e.data.deal);
+  return events.map((e) => {
+    const deal = dealOf(e);
+    return redactEvent(e, viewer, deal !== null && scored.has(deal));
+  });
+};
