@@ -1,0 +1,10 @@
+export {
+  startEmbeddedPostgres,
+  resolveDatabaseUrl,
+  DEFAULT_EMBEDDED_DATA_DIR,
+  DEFAULT_EMBEDDED_MAX_CONNECTIONS,
+} from './embedded';
+export type { EmbeddedPostgres, EmbeddedPostgresOptions, ResolvedDatabase } from './embedded';
+export { postgresDataSourceOptions, MIGRATIONS_TABLE, DEFAULT_POOL_SIZE } from './data-source';
+export type { PostgresOptionsInput, MigrationClass } from './data-source';
+export { runMigrationsLocked, pgConfigFromDataSource, MIGRATION_LOCK_KEY } from './migrate';

@@ -1,0 +1,223 @@
+import type { ClientConfig } from 'pg';
+import type { DataSource } from 'typeorm';
+import { rowsOf } from './checkpoints';
+import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
+import { Subscription, type SubscribeOptions } from './subscription';
+import type {
+  AppendOptions,
+  AppendResult,
+  Checkpoint,
+  ExpectedVersion,
+  NewEvent,
+  Queryable,
+  StoredEvent,
+  StoredIdempotency,
+} from './types';
+import { Wakeups } from './wakeups';
+
+export interface EventStoreOptions {
+  /**
+   * How subscriptions learn of appends made by other processes: 'listen' (LISTEN es_events on a
+   * dedicated connection), 'none' (in-process wake-ups and polling only), or 'auto' (default):
+   * 'listen' on a real server, 'none' on the embedded PGlite, where NOTIFY does not cross connections.
+   */
+  readonly notifications?: 'auto' | 'listen' | 'none';
+  /** Connection for LISTEN; default: taken from the DataSource's options. */
+  readonly listenConnection?: ClientConfig;
+  readonly onError?: (err: unknown) => void;
+}
+
+type Row = Record<string, unknown>;
+
+const EVENT_COLUMNS = `stream_id, version, type, data, metadata, recorded_at, position::text AS position, tx_id::text AS tx_id`;
+
+function toEvent(row: Row): StoredEvent {
+  const at = row.recorded_at;
+  return {
+    streamId: row.stream_id as string,
+    version: Number(row.version),
+    type: row.type as string,
+    data: row.data,
+    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    recordedAt: at instanceof Date ? at.toISOString() : new Date(String(at)).toISOString(),
+    position: String(row.position),
+    txId: String(row.tx_id),
+  };
+}
+
+/**
+ * The append-only event log on PostgreSQL (a real server or the embedded PGlite).
+ * One append is one SQL statement (`SELECT es_append(...)`), hence one round trip and one transaction.
+ */
+export class EventStore {
+  readonly wakeups: Wakeups;
+  /** Runs SQL on the DataSource's pool (pg directly when available: the hot path skips TypeORM). */
+  readonly queryable: Queryable;
+  private embedded: Promise<boolean> | undefined;
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: EventStoreOptions = {},
+  ) {
+    const pool = (dataSource.driver as unknown as { master?: Queryable }).master;
+    this.queryable =
+      pool && typeof pool.query === 'function'
+        ? { query: (sql, params) => pool.query(sql, params) }
+        : { query: (sql, params) => dataSource.query(sql, params) };
+    this.wakeups = new Wakeups(() => this.listenConfig(), options.onError);
+  }
+
+  private async rows(sql: string, params: unknown[]): Promise<Row[]> {
+    return rowsOf(await this.queryable.query(sql, params));
+  }
+
+  /**
+   * Appends events at the end of a stream if it is at `expectedVersion` (0: the stream must not
+   * exist yet; streams start empty at version 0 and the first event is version 1; 'any': no check).
+   * Throws ConcurrencyError (nothing written) or IdempotencyKeyReuseError (nothing written).
+   * With an idempotency key already used by the same request, returns the first response.
+   */
+  async append(
+    streamId: string,
+    expectedVersion: ExpectedVersion,
+    events: readonly NewEvent[],
+    opts: AppendOptions = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('append needs at least one event');
+    if (expectedVersion !== 'any' && (!Number.isInteger(expectedVersion) || expectedVersion < 0)) {
+      throw new RangeError(`expected version must be an integer >= 0 or 'any', got ${expectedVersion}`);
+    }
+    const idem = opts.idempotency;
+    const [row] = await this.rows(
+      `SELECT es_append($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb) AS result`,
+      [
+        streamId,
+        expectedVersion === 'any' ? null : expectedVersion,
+        JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} }))),
+        idem?.scope ?? null,
+        idem?.key ?? null,
+        idem?.requestHash ?? null,
+        idem ? JSON.stringify(idem.response ?? null) : null,
+        opts.inline?.fn ?? null,
+        opts.inline ? JSON.stringify(opts.inline.arg ?? null) : null,
+      ],
+    );
+    const result = row.result as { status: string; version: number; response?: unknown; positions?: string[]; txId?: string };
+    switch (result.status) {
+      case 'appended':
+        this.wakeups.wakeAll();
+        return { status: 'appended', version: result.version, positions: result.positions ?? [], txId: result.txId ?? '' };
+      case 'replayed':
+        return { status: 'replayed', response: result.response, version: result.version };
+      case 'conflict':
+        throw new ConcurrencyError(streamId, expectedVersion as number, result.version);
+      case 'keyConflict':
+        throw new IdempotencyKeyReuseError(streamId, idem!.scope, idem!.key);
+      default:
+        throw new Error(`es_append returned an unknown status ${result.status}`);
+    }
+  }
+
+  /** The stream's events after version `after` (default 0), in version order. */
+  async readStream(streamId: string, opts: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    const rows = await this.rows(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      [streamId, opts.after ?? 0, opts.limit ?? null],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** The number of events in the stream (0 when it does not exist). */
+  async streamVersion(streamId: string): Promise<number> {
+    const [row] = await this.rows(
+      `SELECT coalesce(max(version), 0) AS version FROM events WHERE stream_id = $1`,
+      [streamId],
+    );
+    return Number(row.version);
+  }
+
+  /** The stored answer of an idempotency key, or null. */
+  async lookupIdempotency(streamId: string, scope: string, key: string): Promise<StoredIdempotency | null> {
+    const [row] = await this.rows(
+      `SELECT request_hash, response, version, created_at FROM idempotency_keys
+        WHERE stream_id = $1 AND scope = $2 AND key = $3`,
+      [streamId, scope, key],
+    );
+    if (!row) return null;
+    return {
+      requestHash: row.request_hash as string,
+      response: row.response,
+      version: Number(row.version),
+      createdAt: (row.created_at as Date).toISOString(),
+    };
+  }
+
+  /**
+   * Events of all streams after a checkpoint, in commit order: only rows whose writing transaction
+   * is older than every transaction still running (tx_id < xmin of the current snapshot), ordered by
+   * (tx_id, position). A row written by a transaction still in flight is never passed over: the feed
+   * stops in front of it until it commits or rolls back.
+   */
+  async readAll(opts: { after: Checkpoint; limit?: number }): Promise<StoredEvent[]> {
+    const rows = await this.rows(
+      `SELECT ${EVENT_COLUMNS} FROM events
+        WHERE (tx_id, position) > ($1::xid8, $2::bigint)
+          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY tx_id, position
+        LIMIT $3`,
+      [opts.after.txId, opts.after.position, opts.limit ?? 1000],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** Verifies a stream's hash chain; `brokenAt` is the first version that does not match. */
+  async verifyStream(streamId: string): Promise<{ ok: boolean; brokenAt: number | null; version: number }> {
+    const [row] = await this.rows(
+      `SELECT es_verify_stream($1) AS broken, (SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1) AS version`,
+      [streamId],
+    );
+    const brokenAt = row.broken === null ? null : Number(row.broken);
+    return { ok: brokenAt === null, brokenAt, version: Number(row.version) };
+  }
+
+  /** Starts a catch-up subscription; see SubscribeOptions. Stop it with `stop()`. */
+  subscribe(options: SubscribeOptions): Subscription {
+    const subscription = new Subscription(this, options);
+    this.subscriptions.add(subscription);
+    void subscription.done.finally(() => this.subscriptions.delete(subscription));
+    return subscription;
+  }
+
+  /** True on the embedded PGlite (one session: no cross-connection NOTIFY). */
+  isEmbedded(): Promise<boolean> {
+    this.embedded ??= this.rows(`SELECT version() AS v`, []).then(([r]) => /PGlite/i.test(String(r.v)));
+    return this.embedded;
+  }
+
+  /** Stops every subscription and the LISTEN connection. Does not close the DataSource. */
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.wakeups.close();
+  }
+
+  private async listenConfig(): Promise<ClientConfig | undefined> {
+    const mode = this.options.notifications ?? 'auto';
+    if (mode === 'none') return undefined;
+    if (mode === 'auto' && (await this.isEmbedded())) return undefined;
+    if (this.options.listenConnection) return this.options.listenConnection;
+    const o = this.dataSource.options as {
+      url?: string; host?: string; port?: number; username?: string; password?: unknown; database?: string; ssl?: unknown;
+    };
+    return {
+      connectionString: o.url,
+      host: o.host,
+      port: o.port,
+      user: o.username,
+      password: o.password as string | undefined,
+      database: o.database,
+      ssl: o.ssl as ClientConfig['ssl'],
+      application_name: 'bismarck-event-store-listen',
+    };
+  }
+}

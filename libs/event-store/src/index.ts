@@ -1,0 +1,26 @@
+export { EventStore } from './event-store';
+export type { EventStoreOptions } from './event-store';
+export { Subscription } from './subscription';
+export type { SubscribeOptions } from './subscription';
+export { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
+export { saveCheckpoint, loadCheckpoint, resetCheckpoint } from './checkpoints';
+export { NOTIFY_CHANNEL } from './wakeups';
+export { START } from './types';
+export type {
+  AppendOptions,
+  AppendResult,
+  Appended,
+  Replayed,
+  Checkpoint,
+  ExpectedVersion,
+  IdempotencyOptions,
+  NewEvent,
+  Queryable,
+  StoredEvent,
+  StoredIdempotency,
+} from './types';
+export { EventStoreSchema1764400000000 } from './migrations/1764400000000-event-store-schema';
+import { EventStoreSchema1764400000000 } from './migrations/1764400000000-event-store-schema';
+
+/** The event store's migrations, in order. Combine with the app's: [...eventStoreMigrations, ...own]. */
+export const eventStoreMigrations = [EventStoreSchema1764400000000] as const;

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import {
+  postgresDataSourceOptions,
+  runMigrationsLocked,
+  startEmbeddedPostgres,
+  type MigrationClass,
+} from '../../libs/database/src';
+import { eventStoreMigrations } from '../../libs/event-store/src';
+
+export interface TestDatabase {
+  readonly url: string;
+  /** True when running on the embedded PGlite (no DATABASE_URL). */
+  readonly embedded: boolean;
+  /** Drops the database (real server) or stops the embedded PGlite. Close your DataSources first. */
+  drop(): Promise<void>;
+}
+
+export interface TestDatabaseOptions {
+  /** Migrations to apply; default: the event store's. */
+  readonly migrations?: readonly MigrationClass[];
+}
+
+/** True when tests run against a real PostgreSQL server (DATABASE_URL set). */
+export const onRealServer = Boolean(process.env.DATABASE_URL?.trim());
+
+/**
+ * A fresh, isolated, migrated database for one test file.
+ * With DATABASE_URL: CREATE DATABASE <unique name> on that server, dropped by drop().
+ * Without: an in-memory embedded PGlite of its own, stopped by drop().
+ */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const migrations = options.migrations ?? eventStoreMigrations;
+  const serverUrl = process.env.DATABASE_URL?.trim();
+  let db: TestDatabase;
+  if (serverUrl) {
+    const name = `bismarck_test_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    db = {
+      url: url.toString(),
+      embedded: false,
+      drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  } else {
+    const embedded = await startEmbeddedPostgres({ dataDir: 'memory' });
+    db = { url: embedded.url, embedded: true, drop: () => embedded.stop() };
+  }
+  try {
+    const ds = await openDataSource(db.url, { migrations });
+    try {
+      await runMigrationsLocked(ds);
+    } finally {
+      await ds.destroy();
+    }
+  } catch (err) {
+    await db.drop().catch(() => undefined);
+    throw err;
+  }
+  return db;
+}
+
+/** An initialised TypeORM DataSource on a test database. */
+export async function openDataSource(
+  url: string,
+  options: { poolSize?: number; migrations?: readonly MigrationClass[] } = {},
+): Promise<DataSource> {
+  const ds = new DataSource(
+    postgresDataSourceOptions({ url, poolSize: options.poolSize ?? 10, migrations: options.migrations ?? [] }),
+  );
+  await ds.initialize();
+  return ds;
+}
+
+async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
