@@ -1,0 +1,63 @@
+// Plays random complete matches in-process (decide + evolve for every command, a uniformly random
+// legal action each time, decks from shuffleDeck) and reports the rate. The last line is JSON.
+//   npm run bench:rules            (BENCH_SECONDS=5 BENCH_SCHEDULE=traditional to change)
+import { shuffleDeck } from '../src/shuffle';
+import { playRandomMatch } from '../src/simulate';
+import type { MatchOptions, Seat } from '../src/types';
+
+/** mulberry32: a small fast PRNG, so that the bench measures the rules and not Math.random. */
+const prng = (seed: number): (() => number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const schedule = (process.env.BENCH_SCHEDULE ?? 'modern') as MatchOptions['schedule'];
+const options: Partial<MatchOptions> = { schedule };
+
+const run = (budgetMs: number) => {
+  const random = prng(42);
+  let matches = 0;
+  let decisions = 0;
+  let events = 0;
+  const start = process.hrtime.bigint();
+  const deadline = start + BigInt(Math.round(budgetMs * 1e6));
+  while (process.hrtime.bigint() < deadline) {
+    const seed = `bench-${matches}`;
+    const played = playRandomMatch(options, (matches % 3) as Seat, { random, deck: (n) => shuffleDeck(seed, n + 1) });
+    if (played.state.status !== 'finished') throw new Error('a random match did not finish');
+    matches++;
+    decisions += played.decisions;
+    events += played.events.length;
+  }
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  return { matches, decisions, events, elapsed };
+};
+
+run(Math.min(1000, seconds * 300)); // warm-up: let the JIT settle
+const r = run(seconds * 1000);
+const result = {
+  schedule,
+  seconds: Number(r.elapsed.toFixed(3)),
+  matches: r.matches,
+  decisions: r.decisions,
+  events: r.events,
+  matchesPerSecond: Math.round(r.matches / r.elapsed),
+  decisionsPerSecond: Math.round(r.decisions / r.elapsed),
+  eventsPerSecond: Math.round(r.events / r.elapsed),
+  microsecondsPerDecision: Number(((r.elapsed * 1e6) / r.decisions).toFixed(3)),
+  node: process.version,
+};
+console.log('bismarck rules bench (random legal play, one core)');
+console.table({
+  matches: { value: result.matches, perSecond: result.matchesPerSecond },
+  decisions: { value: result.decisions, perSecond: result.decisionsPerSecond },
+  events: { value: result.events, perSecond: result.eventsPerSecond },
+});
+console.log(JSON.stringify(result));
