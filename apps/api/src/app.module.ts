@@ -1,0 +1,52 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appConfig, type AppConfig } from './config/app.config';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { MatchesModule } from './matches/matches.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { ProblemFilter } from './problem/problem.filter';
+
+export interface AppModuleOptions {
+  databaseUrl: string;
+  poolSize?: number;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+        LoggerModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => ({
+            pinoHttp: {
+              level: config.get<AppConfig>('app')!.logLevel,
+              // A caller's X-Request-Id is kept (if sane) and echoed; otherwise one is made.
+              genReqId: (req: IncomingMessage, res: ServerResponse) => {
+                const given = req.headers['x-request-id'];
+                const id = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+                res.setHeader('X-Request-Id', id);
+                return id;
+              },
+              // Seat and admin tokens never reach the logs.
+              redact: ['req.headers.authorization', 'req.headers.cookie'],
+              autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/metrics' },
+            },
+          }),
+        }),
+        DatabaseModule.forRoot({ url: options.databaseUrl, poolSize: options.poolSize }),
+        MetricsModule,
+        HealthModule,
+        MatchesModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
+    };
+  }
+}

@@ -1,0 +1,79 @@
+import 'reflect-metadata';
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { ValidationError } from 'class-validator';
+import type { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import swaggerUi from 'swagger-ui-express';
+import { AppModule, type AppModuleOptions } from './app.module';
+import { appConfig } from './config/app.config';
+import { ProblemException } from './problem/problem';
+import { ProblemFilter } from './problem/problem.filter';
+
+export interface CreateAppOptions extends AppModuleOptions {
+  /** Use Nest's plain logger instead of pino (tests). */
+  quiet?: boolean;
+}
+
+/** Builds the HTTP application: the same for `npm start`, the CLI and the end-to-end tests. */
+export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+    bufferLogs: true,
+    bodyParser: false,
+    logger: options.quiet ? false : undefined,
+  });
+  if (!options.quiet) app.useLogger(app.get(Logger));
+  const config = appConfig();
+  app.disable('x-powered-by');
+  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: (errors) => new ProblemException('VALIDATION_FAILED', describe(errors)),
+    }),
+  );
+  // Errors raised by Express middleware (body parsing) never reach Nest's filters: format them the same way.
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    new ProblemFilter().catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as never);
+  });
+  mountDocs(app, buildOpenApi(app));
+  app.enableShutdownHooks();
+  return app;
+}
+
+export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Bismarck')
+    .setDescription(
+      'Event-sourced service for Bismarck, the Nordic three-player trick-taking card game. ' +
+        'Every match is one event stream; commands are decided by the rules engine and appended to the log. ' +
+        'Errors are application/problem+json with a stable `code`.',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A seat token from POST /api/matches.' }, 'seat')
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+function mountDocs(app: NestExpressApplication, document: OpenAPIObject): void {
+  app.use('/docs/openapi.json', (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    res.json(document);
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Bismarck API' }));
+}
+
+function describe(errors: ValidationError[], path = ''): string {
+  return errors
+    .flatMap((e) => {
+      const at = path ? `${path}.${e.property}` : e.property;
+      const own = Object.values(e.constraints ?? {}).map((m) => (m.startsWith(e.property) ? `${path ? `${path}.` : ''}${m}` : `${at}: ${m}`));
+      return [...own, ...(e.children?.length ? [describe(e.children, at)] : [])];
+    })
+    .join('; ');
+}

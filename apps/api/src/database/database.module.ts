@@ -1,0 +1,49 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
+import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
+import { projectionMigrations } from '@bismarck/projections';
+
+export const ALL_MIGRATIONS = [...eventStoreMigrations, ...projectionMigrations];
+
+export interface DatabaseModuleOptions {
+  url: string;
+  poolSize?: number;
+}
+
+const EVENT_STORE_CLOSER = Symbol('EVENT_STORE_CLOSER');
+
+/** The PostgreSQL connection (real server or embedded), migrated at start, and the event store on it. */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => postgresDataSourceOptions({ url: options.url, migrations: ALL_MIGRATIONS, poolSize: options.poolSize }),
+          dataSourceFactory: async (dataSourceOptions) => {
+            const dataSource = await new DataSource(dataSourceOptions!).initialize();
+            await runMigrationsLocked(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+      providers: [
+        { provide: EventStore, useFactory: (dataSource: DataSource) => new EventStore(dataSource), inject: [DataSource] },
+        { provide: EVENT_STORE_CLOSER, useFactory: (store: EventStore) => new EventStoreCloser(store), inject: [EventStore] },
+      ],
+      exports: [EventStore],
+    };
+  }
+}
+
+class EventStoreCloser implements OnApplicationShutdown {
+  constructor(@Inject(EventStore) private readonly store: EventStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

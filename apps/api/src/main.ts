@@ -1,0 +1,28 @@
+import { resolveDatabaseUrl } from '@bismarck/database';
+import { createApp } from './bootstrap';
+import { appConfig } from './config/app.config';
+
+/** `npm start`: the api on PORT, on DATABASE_URL or else the embedded PostgreSQL. */
+async function main(): Promise<void> {
+  const config = appConfig();
+  const database = await resolveDatabaseUrl();
+  const app = await createApp({ databaseUrl: database.url });
+  await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
+  const where = database.embedded ? `embedded PostgreSQL (${process.env.BISMARCK_DATA_DIR ?? './.data/pglite'})` : 'DATABASE_URL';
+  console.log(`Bismarck api listening on http://localhost:${config.port} (docs at /docs), on ${where}`);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await app.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,84 @@
+import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Seat } from '@bismarck/rules';
+import { ProblemException } from '../problem/problem';
+import { ApiCommand } from './api-docs';
+import { ChooseContractDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
+import { CommandResultDto } from './dto/responses.dto';
+import { MatchCommands, type CommandOptions, type CommandResult } from './match-commands.service';
+import { CurrentSeat, SeatGuard, SeatRequired } from './seat.guard';
+
+/** The four seat commands. Each answers with the new version and the events it appended. */
+@ApiTags('commands')
+@Controller('api/matches/:id')
+@UseGuards(SeatGuard)
+export class CommandsController {
+  constructor(private readonly commands: MatchCommands) {}
+
+  @Post('deal')
+  @HttpCode(200)
+  @SeatRequired()
+  @ApiOperation({ summary: 'Deal the next deal (the dealer)' })
+  @ApiOkResponse({ type: CommandResultDto })
+  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE')
+  deal(@Param('id') id: string, @CurrentSeat() seat: Seat, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+    return this.commands.execute(id, seat, { type: 'deal' }, commandOptions(headers));
+  }
+
+  @Post('contract')
+  @HttpCode(200)
+  @SeatRequired()
+  @ApiOperation({ summary: 'Announce the contract, and the trump suit with `trump` (forehand)' })
+  @ApiBody({ type: ChooseContractDto, examples: { freeTrump: { value: { contract: 'trump', trump: 'H' } }, pass: { value: { contract: 'pass' } } } })
+  @ApiOkResponse({ type: CommandResultDto })
+  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CONTRACT_ALREADY_PLAYED', 'CONTRACT_LOCKED', 'SPADES_NOT_ALLOWED')
+  chooseContract(
+    @Param('id') id: string,
+    @CurrentSeat() seat: Seat,
+    @Body() body: ChooseContractDto,
+    @Headers() headers: Record<string, string>,
+  ): Promise<CommandResult> {
+    return this.commands.execute(id, seat, { type: 'chooseContract', contract: body.contract, trump: body.trump ?? null }, commandOptions(headers));
+  }
+
+  @Post('discard')
+  @HttpCode(200)
+  @SeatRequired()
+  @ApiOperation({ summary: 'Lay away four cards (forehand, after taking the table cards)' })
+  @ApiBody({ type: DiscardDto })
+  @ApiOkResponse({ type: CommandResultDto })
+  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CARD_NOT_IN_HAND')
+  discard(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: DiscardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+    return this.commands.execute(id, seat, { type: 'discard', cards: body.cards }, commandOptions(headers));
+  }
+
+  @Post('play')
+  @HttpCode(200)
+  @SeatRequired()
+  @ApiOperation({ summary: 'Play a card to the trick (the seat to play)' })
+  @ApiBody({ type: PlayCardDto })
+  @ApiOkResponse({ type: CommandResultDto })
+  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CARD_NOT_IN_HAND', 'MUST_FOLLOW_SUIT', 'MUST_TRUMP', 'DISCARD_FIRST')
+  play(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: PlayCardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+    return this.commands.execute(id, seat, { type: 'playCard', card: body.card }, commandOptions(headers));
+  }
+}
+
+/** `If-Match: "12"` and `Idempotency-Key`, checked here so a bad header changes nothing. */
+function commandOptions(headers: Record<string, string | undefined>): CommandOptions {
+  const options: { expectedVersion?: number; idempotencyKey?: string } = {};
+  const ifMatch = headers['if-match'];
+  if (ifMatch !== undefined) {
+    const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
+    if (!m) throw new ProblemException('VALIDATION_FAILED', 'If-Match must be a version in quotes, e.g. "12".');
+    options.expectedVersion = Number(m[1]);
+  }
+  const key = headers['idempotency-key'];
+  if (key !== undefined) {
+    if (!/^[\x21-\x7e]{1,200}$/.test(key)) {
+      throw new ProblemException('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 200 visible ASCII characters.');
+    }
+    options.idempotencyKey = key;
+  }
+  return options;
+}

@@ -1,0 +1,41 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export class ListMatchesQueryDto {
+  @ApiPropertyOptional({ enum: ['waiting', 'playing', 'finished'] })
+  @IsOptional()
+  @IsIn(['waiting', 'playing', 'finished'])
+  readonly status?: 'waiting' | 'playing' | 'finished';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  readonly limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  readonly cursor?: string;
+}
+
+export class EventsQueryDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Return events after this version.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  readonly after?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  readonly limit?: number;
+}

@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  decide,
+  evolve,
+  initialState,
+  isDealRevealed,
+  newServerSeed,
+  publicView,
+  redactEvent,
+  RuleViolation,
+  SHUFFLE_ALGORITHM,
+  shuffleDeck,
+  type BismarckEvent,
+  type Command,
+  type MatchOptions,
+  type MatchState,
+  type Seat,
+  type Viewer,
+} from '@bismarck/rules';
+import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
+import { projectMatch } from '@bismarck/projections';
+import { ProblemException } from '../problem/problem';
+import { MetricsService } from '../metrics/metrics.service';
+import { MatchStreams } from './match-streams.service';
+import { SeatCredentials } from './seat-credentials.service';
+import type { LoadedMatch } from './state-cache';
+
+export interface EventView {
+  version: number;
+  type: string;
+  at: string;
+  data: unknown;
+}
+
+export interface CommandResult {
+  version: number;
+  events: EventView[];
+}
+
+export interface MatchCreated {
+  id: string;
+  version: number;
+  options: MatchOptions;
+  firstDealer: Seat;
+  seeded: boolean;
+  seats: { seat: Seat; name: string; token: string }[];
+}
+
+export type SeatCommand =
+  | { type: 'deal' }
+  | { type: 'chooseContract'; contract: 'spades' | 'trump' | 'notrump' | 'pass'; trump?: 'S' | 'H' | 'D' | 'C' | null }
+  | { type: 'discard'; cards: string[] }
+  | { type: 'playCard'; card: string };
+
+export interface CommandOptions {
+  /** `If-Match`: apply only at this version. */
+  expectedVersion?: number;
+  /** `Idempotency-Key`: a retry by the same seat gets the first answer. */
+  idempotencyKey?: string;
+}
+
+/** A command that lost a race to another process is re-decided this many times before giving up. */
+const MAX_ATTEMPTS = 5;
+const PROJECT_FN = 'bismarck_project';
+
+/**
+ * The write side: load the match, let the rules decide, append the events with the expected
+ * version, the idempotency record and the projection rows in one transaction.
+ */
+@Injectable()
+export class MatchCommands {
+  constructor(
+    private readonly store: EventStore,
+    private readonly streams: MatchStreams,
+    private readonly credentials: SeatCredentials,
+    private readonly metrics: MetricsService,
+    private readonly db: DataSource,
+  ) {}
+
+  async create(players: [string, string, string], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
+    const id = randomUUID();
+    const seeded = seed !== undefined;
+    const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
+    const events = decide({ type: 'createMatch', matchId: id, players, options, firstDealer, seeded }, initialState());
+    const state = events.reduce(evolve, initialState());
+    const at = new Date().toISOString();
+    const issued = this.credentials.issue();
+    const projection = projectMatch(id, events.length, state, { createdAt: at, updatedAt: at });
+    await this.store.append(id, 0, events.map((e) => ({ ...e, metadata: { at } })), {
+      inline: {
+        fn: PROJECT_FN,
+        arg: {
+          ...projection,
+          credentials: issued.map((t) => ({ match_id: id, seat: t.seat, token_hash: t.hash })),
+          ...(seeded ? { secret: { match_id: id, seed } } : {}),
+        },
+      },
+    });
+    this.credentials.remember(id, issued);
+    this.streams.remember(id, { version: events.length, state, createdAt: at, updatedAt: at });
+    const created = events[0] as Extract<BismarckEvent, { type: 'MatchCreated' }>;
+    return {
+      id,
+      version: events.length,
+      options: created.data.options,
+      firstDealer,
+      seeded,
+      seats: issued.map((t) => ({ seat: t.seat, name: players[t.seat], token: t.token })),
+    };
+  }
+
+  execute(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions = {}): Promise<CommandResult> {
+    const stop = this.metrics.startCommand(command.type);
+    return this.streams
+      .run(matchId, () => this.decideAndAppend(matchId, seat, command, options))
+      .then(
+        (result) => {
+          stop('accepted');
+          return result;
+        },
+        (error: unknown) => {
+          stop(error instanceof RuleViolation || error instanceof ProblemException ? 'refused' : 'failed');
+          throw error;
+        },
+      );
+  }
+
+  private async decideAndAppend(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions): Promise<CommandResult> {
+    const scope = `seat:${seat}`;
+    const requestHash = createHash('sha256').update(JSON.stringify(command)).digest('hex');
+    let fresh = false;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++, fresh = true) {
+      const current = await this.streams.load(matchId, fresh);
+      if (!current) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
+
+      if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
+        if (!fresh) continue; // the cache may be behind another process: look again before refusing
+        const replay = await this.replayed(matchId, scope, options.idempotencyKey, requestHash);
+        if (replay) return replay;
+        throw new ProblemException('VERSION_MISMATCH', `The match is at version ${current.version}, not ${options.expectedVersion}.`, {
+          currentVersion: current.version,
+        });
+      }
+
+      let events: BismarckEvent[];
+      try {
+        events = decide(await this.toRulesCommand(matchId, seat, command, current), current.state);
+      } catch (error) {
+        if (!(error instanceof RuleViolation)) throw error;
+        const replay = await this.replayed(matchId, scope, options.idempotencyKey, requestHash);
+        if (replay) return replay;
+        // A refusal against a stale fold would be wrong: refuse only what the latest log refuses.
+        if (!fresh && (await this.store.streamVersion(matchId)) !== current.version) continue;
+        throw error;
+      }
+
+      const state = events.reduce(evolve, current.state);
+      const version = current.version + events.length;
+      const at = new Date().toISOString();
+      const response: CommandResult = {
+        version,
+        events: events.map((e, i) => eventView(e, current.version + 1 + i, at, seat, state)),
+      };
+      try {
+        const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
+          idempotency: options.idempotencyKey ? { scope, key: options.idempotencyKey, requestHash, response } : undefined,
+          inline: { fn: PROJECT_FN, arg: projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }) },
+        });
+        if (outcome.status === 'replayed') return outcome.response as CommandResult;
+      } catch (error) {
+        if (error instanceof ConcurrencyError) continue;
+        if (error instanceof IdempotencyKeyReuseError) {
+          throw new ProblemException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first used for a different command.');
+        }
+        throw error;
+      }
+      this.streams.remember(matchId, { version, state, createdAt: current.createdAt, updatedAt: at });
+      return response;
+    }
+    throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');
+  }
+
+  private async replayed(matchId: string, scope: string, key: string | undefined, requestHash: string): Promise<CommandResult | null> {
+    if (key === undefined) return null;
+    const stored = await this.store.lookupIdempotency(matchId, scope, key);
+    if (!stored) return null;
+    if (stored.requestHash !== requestHash) {
+      throw new ProblemException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first used for a different command.');
+    }
+    return stored.response as CommandResult;
+  }
+
+  private async toRulesCommand(matchId: string, seat: Seat, command: SeatCommand, current: LoadedMatch): Promise<Command> {
+    switch (command.type) {
+      case 'deal': {
+        // The shuffle outcome is an input of the rules; its index is the version the deal will start at.
+        const index = current.version + 1;
+        const seed = (await this.seedOf(matchId, current.state)) ?? newServerSeed();
+        return { type: 'deal', seat, deck: shuffleDeck(seed, index), shuffle: { algorithm: SHUFFLE_ALGORITHM, index } };
+      }
+      case 'chooseContract':
+        return { type: 'chooseContract', seat, contract: command.contract, trump: command.trump ?? null };
+      case 'discard':
+        return { type: 'discard', seat, cards: command.cards };
+      case 'playCard':
+        return { type: 'playCard', seat, card: command.card };
+      default: {
+        const unknown: never = command;
+        throw new Error(`unknown command ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  private readonly seeds = new Map<string, string>();
+
+  private async seedOf(matchId: string, state: MatchState): Promise<string | null> {
+    if (!publicView(state).seeded) return null;
+    const known = this.seeds.get(matchId);
+    if (known) return known;
+    const rows: { seed: string }[] = await this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]);
+    if (rows.length === 0) throw new Error(`seeded match ${matchId} has no stored seed`);
+    this.seeds.set(matchId, rows[0].seed);
+    return rows[0].seed;
+  }
+}
+
+
+/** The event as this caller may see it now (RULES.md §7). */
+export function eventView(event: BismarckEvent, version: number, at: string, viewer: Viewer, now: MatchState): EventView {
+  const deal = (event.data as { deal?: number }).deal;
+  const revealed = deal !== undefined && isDealRevealed(now, deal);
+  return { version, type: event.type, at, data: redactEvent(event, viewer, revealed).data };
+}
+
+/** A seeded match draws its first dealer from the seed too, so that the whole match is reproducible. */
+function firstDealerFromSeed(seed: string): Seat {
+  // Rejection sampling over HMAC bytes: 255 = 3 × 85, so a byte below it picks a seat without bias.
+  for (let block = 0; ; block++) {
+    for (const byte of createHmac('sha256', seed).update(`firstDealer:${block}`).digest()) {
+      if (byte < 255) return (byte % 3) as Seat;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Seat, Viewer } from '@bismarck/rules';
+import { EventStore } from '@bismarck/event-store';
+import { ProblemException } from '../problem/problem';
+import { eventView, type EventView } from './match-commands.service';
+import { MatchStreams, toDomainEvent } from './match-streams.service';
+
+export interface Versioned<T> {
+  version: number;
+  body: T;
+}
+
+export interface MatchSummary {
+  id: string;
+  version: number;
+  status: string;
+  phase: string;
+  dealNumber: number;
+  dealsInMatch: number;
+  players: string[];
+  options: unknown;
+  seeded: boolean;
+  totals: number[];
+  winners: number[] | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MatchPage {
+  items: MatchSummary[];
+  nextCursor: string | null;
+}
+
+export interface EventPage {
+  events: EventView[];
+  version: number;
+  next: number | null;
+}
+
+/** The read side: projection rows, one query each, and the log as the caller may see it. */
+@Injectable()
+export class MatchQueries {
+  constructor(
+    private readonly db: DataSource,
+    private readonly store: EventStore,
+    private readonly streams: MatchStreams,
+  ) {}
+
+  publicState(id: string): Promise<Versioned<unknown>> {
+    return this.doc('SELECT version, doc FROM match_views WHERE match_id = $1', [id], id);
+  }
+
+  seatView(id: string, seat: Seat): Promise<Versioned<unknown>> {
+    return this.doc('SELECT version, doc FROM seat_views WHERE match_id = $1 AND seat = $2', [id, seat], id);
+  }
+
+  scorecard(id: string): Promise<Versioned<unknown>> {
+    return this.doc('SELECT version, doc FROM scorecards WHERE match_id = $1', [id], id);
+  }
+
+  async list(limit: number, status?: string, cursor?: string): Promise<MatchPage> {
+    const params: unknown[] = [limit + 1];
+    const where: string[] = [];
+    if (status) {
+      params.push(status);
+      where.push(`status = $${params.length}`);
+    }
+    if (cursor) {
+      const [createdAt, id] = decodeCursor(cursor);
+      params.push(createdAt, id);
+      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT id, version, status, phase, deal_number, deals_in_match, players, options, seeded, totals, winners,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+              to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at
+         FROM match_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY created_at DESC, id DESC LIMIT $1`,
+      params,
+    );
+    const items = rows.slice(0, limit).map(toSummary);
+    const last = rows.length > limit ? rows[limit - 1] : undefined;
+    return { items, nextCursor: last ? encodeCursor(String(last.created_at), String(last.id)) : null };
+  }
+
+  /** The log, each event redacted for this caller as of now (a scored deal has no secrets left). */
+  async events(id: string, viewer: Viewer, after: number, limit: number): Promise<EventPage> {
+    const current = await this.streams.load(id);
+    if (!current) throw notFound(id);
+    const stored = await this.store.readStream(id, { after, limit: limit + 1 });
+    // Fold once more if the log has moved past what this process knows, so redaction uses the newest state.
+    const latest = stored.length > 0 && stored[stored.length - 1].version > current.version ? await this.streams.load(id, true) : current;
+    const page = stored.slice(0, limit);
+    return {
+      events: page.map((e) => eventView(toDomainEvent(e), e.version, e.recordedAt, viewer, latest!.state)),
+      version: latest!.version,
+      next: stored.length > limit ? page[page.length - 1].version : null,
+    };
+  }
+
+  private async doc(sql: string, params: unknown[], id: string): Promise<Versioned<unknown>> {
+    const rows: { version: number; doc: unknown }[] = await this.db.query(sql, params);
+    if (rows.length === 0) throw notFound(id);
+    return { version: rows[0].version, body: rows[0].doc };
+  }
+}
+
+function notFound(id: string): ProblemException {
+  return new ProblemException('MATCH_NOT_FOUND', `There is no match ${id}.`);
+}
+
+function toSummary(r: Record<string, unknown>): MatchSummary {
+  return {
+    id: r.id as string,
+    version: r.version as number,
+    status: r.status as string,
+    phase: r.phase as string,
+    dealNumber: r.deal_number as number,
+    dealsInMatch: r.deals_in_match as number,
+    players: r.players as string[],
+    options: r.options,
+    seeded: r.seeded as boolean,
+    totals: r.totals as number[],
+    winners: r.winners as number[] | null,
+    createdAt: r.created_at as string,
+    updatedAt: r.updated_at as string,
+  };
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string') && !Number.isNaN(Date.parse(value[0]))) {
+      return value as [string, string];
+    }
+  } catch {
+    // fall through to the problem below
+  }
+  throw new ProblemException('VALIDATION_FAILED', 'cursor is not one this service handed out.');
+}

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { fold, type BismarckEvent } from '@bismarck/rules';
+import { EventStore, type StoredEvent } from '@bismarck/event-store';
+import { appConfig } from '../config/app.config';
+import { KeyedLock } from './keyed-lock';
+import { StateCache, type LoadedMatch } from './state-cache';
+
+/** Loads a match by folding its stream, and keeps recent folds in memory. */
+@Injectable()
+export class MatchStreams {
+  private readonly cache: StateCache;
+  private readonly lock = new KeyedLock();
+
+  constructor(
+    private readonly store: EventStore,
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+  ) {
+    this.cache = new StateCache(config.stateCacheSize);
+  }
+
+  /** The match as last known here, or (fresh) as the log says now. Null when there is no such match. */
+  async load(id: string, fresh = false): Promise<LoadedMatch | null> {
+    if (!fresh) {
+      const hit = this.cache.get(id);
+      if (hit) return hit;
+    }
+    const events = await this.store.readStream(id);
+    if (events.length === 0) return null;
+    const loaded: LoadedMatch = {
+      version: events[events.length - 1].version,
+      state: fold(events.map(toDomainEvent)),
+      createdAt: events[0].recordedAt,
+      updatedAt: events[events.length - 1].recordedAt,
+    };
+    this.cache.set(id, loaded);
+    return loaded;
+  }
+
+  /** Runs a task alone for this match within this process. */
+  run<T>(id: string, task: () => Promise<T>): Promise<T> {
+    return this.lock.run(id, task);
+  }
+
+  remember(id: string, match: LoadedMatch): void {
+    this.cache.set(id, match);
+  }
+
+  forget(id: string): void {
+    this.cache.delete(id);
+  }
+}
+
+export function toDomainEvent(stored: StoredEvent): BismarckEvent {
+  return { type: stored.type, data: stored.data } as BismarckEvent;
+}

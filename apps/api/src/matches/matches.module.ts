@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CommandsController } from './commands.controller';
+import { MatchCommands } from './match-commands.service';
+import { MatchQueries } from './match-queries.service';
+import { MatchStreams } from './match-streams.service';
+import { MatchesController } from './matches.controller';
+import { SeatCredentials } from './seat-credentials.service';
+import { SeatGuard } from './seat.guard';
+
+@Module({
+  controllers: [MatchesController, CommandsController],
+  providers: [MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
+  exports: [MatchStreams],
+})
+export class MatchesModule {}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Seat } from '@bismarck/rules';
+import { ProblemException } from '../problem/problem';
+
+export interface IssuedToken {
+  seat: Seat;
+  token: string;
+  hash: string;
+}
+
+const TOKEN_PREFIX = 'bsk_';
+
+/**
+ * Seat tokens: 192 random bits, shown once, stored only as SHA-256 hashes, and compared in constant
+ * time against all three seats of the match (no early exit that would tell which seat came close).
+ */
+@Injectable()
+export class SeatCredentials {
+  private readonly hashesByMatch = new Map<string, Buffer[]>();
+
+  constructor(private readonly db: DataSource) {}
+
+  issue(): IssuedToken[] {
+    return ([0, 1, 2] as Seat[]).map((seat) => {
+      const token = TOKEN_PREFIX + randomBytes(24).toString('base64url');
+      return { seat, token, hash: hashToken(token) };
+    });
+  }
+
+  remember(matchId: string, issued: IssuedToken[]): void {
+    this.hashesByMatch.set(matchId, issued.map((t) => Buffer.from(t.hash, 'hex')));
+  }
+
+  /**
+   * The seat this bearer token acts for in this match. Null without a token (a spectator).
+   * 401 for an unknown token, 403 for a token of another match, 404 for an unknown match.
+   */
+  async seatFor(matchId: string, authorization: string | undefined): Promise<Seat | null> {
+    if (authorization === undefined || authorization === '') return null;
+    const match = /^Bearer ([A-Za-z0-9_\-]{1,200})$/.exec(authorization);
+    if (!match) throw new ProblemException('UNAUTHORIZED', 'Send the seat token as "Authorization: Bearer <token>".');
+    const presented = Buffer.from(hashToken(match[1]), 'hex');
+    const hashes = await this.hashesOf(matchId);
+    if (hashes.length === 0) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
+    let seat: Seat | null = null;
+    hashes.forEach((hash, i) => {
+      if (timingSafeEqual(hash, presented)) seat = i as Seat;
+    });
+    if (seat !== null) return seat;
+    const elsewhere = await this.db.query('SELECT 1 FROM seat_credentials WHERE token_hash = $1', [presented.toString('hex')]);
+    if (elsewhere.length > 0) throw new ProblemException('FORBIDDEN', 'This token belongs to another match.');
+    throw new ProblemException('UNAUTHORIZED', 'Unknown seat token.');
+  }
+
+  private async hashesOf(matchId: string): Promise<Buffer[]> {
+    const known = this.hashesByMatch.get(matchId);
+    if (known) return known;
+    const rows: { seat: number; token_hash: string }[] = await this.db.query(
+      'SELECT seat, token_hash FROM seat_credentials WHERE match_id = $1 ORDER BY seat',
+      [matchId],
+    );
+    const hashes = rows.map((r) => Buffer.from(r.token_hash, 'hex'));
+    if (hashes.length === 3) this.hashesByMatch.set(matchId, hashes);
+    return hashes;
+  }
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

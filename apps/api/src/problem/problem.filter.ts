@@ -1,0 +1,55 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { RuleViolation } from '@bismarck/rules';
+import { problemBody, ProblemException, type ProblemBody, type ProblemCode } from './problem';
+
+const HTTP_STATUS_CODES: Record<number, ProblemCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Every error leaves as application/problem+json with a stable code: rule errors, validation, body parsing, 404s. */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Problem');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    const body = this.toProblem(exception);
+    body.instance = req.originalUrl ?? req.url;
+    if (body.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (body.code === 'RATE_LIMITED' && typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
+    res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+  }
+
+  private toProblem(exception: unknown): ProblemBody {
+    if (exception instanceof ProblemException) return { ...(exception.getResponse() as ProblemBody) };
+    if (exception instanceof RuleViolation) return problemBody(exception.code as ProblemCode, exception.message);
+    if (exception instanceof HttpException) return this.fromHttpException(exception);
+    // body-parser errors are plain errors carrying a status and a type.
+    const e = exception as { status?: number; type?: string; message?: string };
+    if (e && typeof e.status === 'number' && e.status < 500) {
+      if (e.type === 'entity.too.large') return problemBody('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.');
+      return problemBody('VALIDATION_FAILED', e.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : (e.message ?? 'Bad request.'));
+    }
+    return problemBody('INTERNAL_ERROR', 'The server could not complete the request.');
+  }
+
+  private fromHttpException(exception: HttpException): ProblemBody {
+    const status = exception.getStatus();
+    const response = exception.getResponse() as string | { message?: string | string[] };
+    const message = typeof response === 'string' ? response : response.message;
+    const detail = Array.isArray(message) ? message.join('; ') : (message ?? exception.message);
+    const code = HTTP_STATUS_CODES[status];
+    return problemBody(code ?? (status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED'), detail);
+  }
+}

@@ -1,0 +1,93 @@
+import { HttpException } from '@nestjs/common';
+
+/** Stable machine-readable error codes (API.md), each with the status it leaves as. */
+export const PROBLEM_STATUS = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  MATCH_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  // The rules refuse the command in the current state.
+  NOT_YOUR_TURN: 409,
+  MUST_FOLLOW_SUIT: 409,
+  MUST_TRUMP: 409,
+  CARD_NOT_IN_HAND: 409,
+  CONTRACT_ALREADY_PLAYED: 409,
+  CONTRACT_LOCKED: 409,
+  SPADES_NOT_ALLOWED: 409,
+  WRONG_PHASE: 409,
+  DISCARD_FIRST: 409,
+  MATCH_EXISTS: 409,
+  // Another command won the race for this version and this one could not be re-decided in time.
+  CONCURRENT_UPDATE: 409,
+  VERSION_MISMATCH: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  // The same Idempotency-Key was sent again with a different request.
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_STATUS;
+
+export const PROBLEM_TITLES: Record<ProblemCode, string> = {
+  VALIDATION_FAILED: 'The request is malformed',
+  UNAUTHORIZED: 'A valid seat token is required',
+  FORBIDDEN: 'This token does not act for this match',
+  MATCH_NOT_FOUND: 'No such match',
+  NOT_FOUND: 'No such resource',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  NOT_YOUR_TURN: 'It is not your turn',
+  MUST_FOLLOW_SUIT: 'You must follow suit',
+  MUST_TRUMP: 'You must play a trump',
+  CARD_NOT_IN_HAND: 'That card is not in your hand',
+  CONTRACT_ALREADY_PLAYED: 'You have already played that contract',
+  CONTRACT_LOCKED: 'Only your remaining contract is possible',
+  SPADES_NOT_ALLOWED: 'Spades may not be named as free trump in this match',
+  WRONG_PHASE: 'That command does not fit the current phase',
+  DISCARD_FIRST: 'Forehand must lay away four cards before leading',
+  MATCH_EXISTS: 'The match exists already',
+  CONCURRENT_UPDATE: 'The match changed while the command was decided',
+  VERSION_MISMATCH: 'The match is no longer at that version',
+  PAYLOAD_TOO_LARGE: 'The request body is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Send JSON',
+  IDEMPOTENCY_KEY_REUSED: 'That Idempotency-Key was used for a different request',
+  RATE_LIMITED: 'Too many requests',
+  INTERNAL_ERROR: 'Internal error',
+  SERVICE_UNAVAILABLE: 'Service unavailable',
+};
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  instance?: string;
+  [extension: string]: unknown;
+}
+
+export function problemBody(code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}): ProblemBody {
+  return {
+    type: `https://bismarck.example/problems/${code.toLowerCase().replace(/_/g, '-')}`,
+    title: PROBLEM_TITLES[code],
+    status: PROBLEM_STATUS[code],
+    detail,
+    code,
+    ...extensions,
+  };
+}
+
+/** The one exception the HTTP layer throws; the filter turns it into application/problem+json. */
+export class ProblemException extends HttpException {
+  constructor(
+    readonly code: ProblemCode,
+    detail: string,
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(problemBody(code, detail, extensions), PROBLEM_STATUS[code]);
+  }
+}

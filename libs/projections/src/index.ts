@@ -1,0 +1,7 @@
+export { projectMatch } from './projection';
+export type { MatchProjection, MatchListRow, DocRow, SeatViewRow, StreamTimes } from './projection';
+export { Projections1799000000000 } from './migrations/1799000000000-projections';
+import { Projections1799000000000 } from './migrations/1799000000000-projections';
+
+/** The read side's migrations, in order (after the event store's). */
+export const projectionMigrations = [Projections1799000000000] as const;
