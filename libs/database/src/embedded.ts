@@ -1,7 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgresOptions {
   /** A directory that survives restarts, or 'memory'. Default: env BISMARCK_DATA_DIR, else ./.data/pglite. */
@@ -10,14 +10,16 @@ export interface EmbeddedPostgresOptions {
   readonly port?: number;
   /** Connections the socket server accepts; keep it above every pool size plus listeners. Default 32. */
   readonly maxConnections?: number;
+  /** Give up when the database is not serving after this long. Default 60 s. */
+  readonly startTimeoutMs?: number;
 }
 
 export interface EmbeddedPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   readonly url: string;
-  /** The directory the data lives in, or 'memory'. */
+  /** The absolute directory the data lives in, or 'memory'. */
   readonly dataDir: string;
-  /** Closes the socket server, then the database. Close your pools first. Idempotent. */
+  /** Closes the socket server, then the database, and waits for its process to end. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -25,49 +27,115 @@ export const DEFAULT_EMBEDDED_DATA_DIR = './.data/pglite';
 export const DEFAULT_EMBEDDED_MAX_CONNECTIONS = 32;
 
 /**
- * Starts PGlite (PostgreSQL compiled to WebAssembly) served over the Postgres wire protocol on
- * 127.0.0.1, so the app uses the same pg/TypeORM code path as with a real server.
+ * The embedded server's own process. PGlite runs its WebAssembly Postgres synchronously, so keeping
+ * it out of the app's process keeps the app's event loop free while a query runs. (It also has to:
+ * PGlite loads parts of itself with dynamic import(), which fails inside jest's module sandbox.)
+ * It exits when its parent goes away (the IPC channel closes), so it never outlives the app.
+ */
+const CHILD_SCRIPT = `
+const [pglitePath, socketPath, dataDir, port, maxConnections] = process.argv.slice(1);
+(async () => {
+  const { PGlite } = require(pglitePath);
+  const { PGLiteSocketServer } = require(socketPath);
+  const db = dataDir === 'memory' ? await PGlite.create() : await PGlite.create(dataDir);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: Number(port), maxConnections: Number(maxConnections) });
+  await server.start();
+  let stopping;
+  const stop = () => (stopping ??= (async () => {
+    try { await server.stop(); } catch {}
+    try { await db.close(); } catch {}
+    process.exit(0);
+  })());
+  process.on('message', (m) => { if (m === 'stop') stop(); });
+  process.on('disconnect', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.send({ ready: server.getServerConn() });
+})().catch((err) => {
+  process.send?.({ error: String(err && err.stack || err) });
+  process.exit(1);
+});
+`;
+
+/**
+ * Starts PGlite (PostgreSQL compiled to WebAssembly) in a child process, served over the Postgres
+ * wire protocol on 127.0.0.1, so the app uses the same pg/TypeORM code path as with a real server.
  *
  * What it is not: it is ONE Postgres session behind a query queue. A transaction blocks every other
  * connection until it ends (keep transactions short; never open a second connection inside one),
  * LISTEN/NOTIFY does not cross connections, and it never fsyncs.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  const dataDir = options.dataDir ?? process.env.BISMARCK_DATA_DIR ?? DEFAULT_EMBEDDED_DATA_DIR;
-  let db: PGlite;
-  if (dataDir === 'memory') {
-    db = await PGlite.create();
-  } else {
-    const dir = resolve(dataDir);
-    mkdirSync(dir, { recursive: true });
-    db = await PGlite.create(dir);
-  }
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port: options.port ?? 0,
-    maxConnections: options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS,
+  const configured = options.dataDir ?? process.env.BISMARCK_DATA_DIR ?? DEFAULT_EMBEDDED_DATA_DIR;
+  const dataDir = configured === 'memory' ? 'memory' : resolve(configured);
+  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  // Node's own resolution (not a bundler's or jest's): the child loads the CommonJS builds.
+  const nodeRequire = createRequire(__filename);
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      CHILD_SCRIPT,
+      nodeRequire.resolve('@electric-sql/pglite'),
+      nodeRequire.resolve('@electric-sql/pglite-socket'),
+      dataDir,
+      String(options.port ?? 0),
+      String(options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS),
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  const hostPort = await waitReady(child, options.startTimeoutMs ?? 60_000);
+  // Do not keep the app alive for the database's sake; the child follows the app when it exits.
+  child.unref();
+  child.channel?.unref();
+  const exited = new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) done();
+    else child.once('exit', () => done());
   });
-  try {
-    await server.start();
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  // getServerConn() reports the port actually bound (port 0 picks a free one).
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   let stopping: Promise<void> | undefined;
   return {
-    url,
+    url: `postgres://postgres@${hostPort}/postgres`,
     dataDir,
     stop() {
       stopping ??= (async () => {
-        await server.stop();
-        await db.close();
+        child.ref();
+        child.channel?.ref();
+        if (child.connected) child.send('stop');
+        else child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
       })();
       return stopping;
     },
   };
+}
+
+function waitReady(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`embedded PostgreSQL did not start within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const finish = (err: Error | undefined, hostPort?: string) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.off('error', onError);
+      if (err) reject(err);
+      else resolvePromise(hostPort!);
+    };
+    const onMessage = (m: unknown) => {
+      const msg = m as { ready?: string; error?: string };
+      if (msg.ready) finish(undefined, msg.ready);
+      else if (msg.error) finish(new Error(`embedded PostgreSQL failed to start: ${msg.error}`));
+    };
+    const onExit = (code: number | null) => finish(new Error(`embedded PostgreSQL exited during start (code ${code})`));
+    const onError = (err: Error) => finish(err);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.on('error', onError);
+  });
 }
 
 export interface ResolvedDatabase {
