@@ -14,6 +14,8 @@ import { ProblemFilter } from './problem/problem.filter';
 export interface AppModuleOptions {
   databaseUrl: string;
   poolSize?: number;
+  /** Overrides LOG_LEVEL (tests use 'silent'). */
+  logLevel?: string;
 }
 
 @Module({})
@@ -27,7 +29,7 @@ export class AppModule {
           inject: [ConfigService],
           useFactory: (config: ConfigService) => ({
             pinoHttp: {
-              level: config.get<AppConfig>('app')!.logLevel,
+              level: options.logLevel ?? config.get<AppConfig>('app')!.logLevel,
               // A caller's X-Request-Id is kept (if sane) and echoed; otherwise one is made.
               genReqId: (req: IncomingMessage, res: ServerResponse) => {
                 const given = req.headers['x-request-id'];

@@ -13,13 +13,13 @@ import { ProblemException } from './problem/problem';
 import { ProblemFilter } from './problem/problem.filter';
 
 export interface CreateAppOptions extends AppModuleOptions {
-  /** Use Nest's plain logger instead of pino (tests). */
+  /** No logs at all (tests). */
   quiet?: boolean;
 }
 
 /** Builds the HTTP application: the same for `npm start`, the CLI and the end-to-end tests. */
 export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, logLevel: options.quiet ? 'silent' : options.logLevel }), {
     bufferLogs: true,
     bodyParser: false,
     logger: options.quiet ? false : undefined,

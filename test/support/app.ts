@@ -1,0 +1,36 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createApp } from '../../apps/api/src/bootstrap';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  db: TestDatabase;
+  http: () => ReturnType<typeof request>;
+  /** Closes the app, keeping the database (to start another app on it). */
+  stopApp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The whole api on a fresh database of its own: a real server with DATABASE_URL, else embedded. */
+export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
+  const db = existing ?? (await createTestDatabase({ migrations: [] }));
+  const app = await createApp({ databaseUrl: db.url, quiet: true, poolSize: 8 });
+  await app.init();
+  let stopped = false;
+  const stopApp = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await app.close();
+  };
+  return {
+    app,
+    db,
+    http: () => request(app.getHttpServer()),
+    stopApp,
+    close: async () => {
+      await stopApp();
+      await db.drop();
+    },
+  };
+}
