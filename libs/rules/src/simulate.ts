@@ -10,7 +10,7 @@ export interface RandomPlay {
   readonly random: () => number;
   /** The deck for the n-th deal command of the match (0-based, voided deals included). */
   readonly deck: (n: number) => Card[];
-  /** Chance that forehand leads before laying away (exercises DISCARD_FIRST / the redeal). Default 0. */
+  /** Chance that forehand leads before laying away under leadBeforeDiscard=redeal (voids the deal). Default 0. */
   readonly leadBeforeDiscard?: number;
 }
 
@@ -47,7 +47,8 @@ export const randomCommand = (state: MatchState, play: RandomPlay, dealsSoFar: n
     }
     case 'discard': {
       const hand: CardId[] = state.status === 'layingAway' && state.hands ? toIds(state.hands[seat]) : [];
-      if ((play.leadBeforeDiscard ?? 0) > random()) return { type: 'playCard', seat, card: cardCode(pick(hand, random)) };
+      const early = state.status === 'layingAway' && state.options.leadBeforeDiscard === 'redeal';
+      if (early && (play.leadBeforeDiscard ?? 0) > random()) return { type: 'playCard', seat, card: cardCode(pick(hand, random)) };
       const cards: Card[] = [];
       for (let i = 0; i < legal.count; i++) {
         const k = Math.floor(random() * hand.length);
