@@ -49,7 +49,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     db = { url: embedded.url, embedded: true, drop: () => embedded.stop() };
   }
   try {
-    const ds = await openDataSource(db.url, { migrations });
+    const ds = await openDataSource(db, { migrations });
     try {
       await runMigrationsLocked(ds);
     } finally {
@@ -62,13 +62,18 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   return db;
 }
 
-/** An initialised TypeORM DataSource on a test database. */
+/** An initialised TypeORM DataSource on a test database (a pool of one on the embedded PGlite). */
 export async function openDataSource(
-  url: string,
+  db: Pick<TestDatabase, 'url' | 'embedded'>,
   options: { poolSize?: number; migrations?: readonly MigrationClass[] } = {},
 ): Promise<DataSource> {
   const ds = new DataSource(
-    postgresDataSourceOptions({ url, poolSize: options.poolSize ?? 10, migrations: options.migrations ?? [] }),
+    postgresDataSourceOptions({
+      url: db.url,
+      embedded: db.embedded,
+      poolSize: options.poolSize ?? 10,
+      migrations: options.migrations ?? [],
+    }),
   );
   await ds.initialize();
   return ds;

@@ -8,8 +8,16 @@ export interface PostgresOptionsInput {
   readonly migrations?: readonly MigrationClass[];
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   readonly entities?: MixedList<Function | string | EntitySchema>;
-  /** pg pool size (extra.max). Default 10. On the embedded database keep it below its maxConnections. */
+  /** pg pool size (extra.max). Default 10. Forced to 1 when `embedded` is true. */
   readonly poolSize?: number;
+  /**
+   * True for the embedded PGlite (resolveDatabaseUrl().embedded). The pool then has ONE connection:
+   * pglite-socket runs every connection in the same Postgres session and interleaves their
+   * extended-protocol messages (Parse/Bind/Execute), so two connections at once can run each
+   * other's unnamed statements ("portal does not exist", empty results). One session gives no
+   * concurrency to lose anyway: a transaction there blocks every other connection.
+   */
+  readonly embedded?: boolean;
   /** Let TypeORM run migrations on initialize(). Default false: prefer runMigrationsLocked(). */
   readonly migrationsRun?: boolean;
   readonly logging?: boolean;
@@ -24,7 +32,7 @@ export const DEFAULT_POOL_SIZE = 10;
  * The schema changes only through migrations: `synchronize` is always false.
  */
 export function postgresDataSourceOptions(input: PostgresOptionsInput): DataSourceOptions {
-  const poolSize = input.poolSize ?? DEFAULT_POOL_SIZE;
+  const poolSize = input.embedded ? 1 : (input.poolSize ?? DEFAULT_POOL_SIZE);
   return {
     type: 'postgres',
     url: input.url,

@@ -36,11 +36,12 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<Migra
   lock.on('error', () => undefined);
   await lock.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY.toString()]);
+    // Literal SQL (simple protocol): one message, never interleaved with another connection's.
+    await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
     try {
       return await dataSource.runMigrations({ transaction: 'each' });
     } finally {
-      await lock.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY.toString()]);
+      await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
     }
   } finally {
     await lock.end();

@@ -10,7 +10,7 @@ let store: EventStore;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ds = await openDataSource(db.url, { poolSize: 25 });
+  ds = await openDataSource(db, { poolSize: 25 });
   store = new EventStore(ds);
   await ds.query(`CREATE TABLE inline_rows (stream_id text, version int, arg jsonb)`);
   await ds.query(`

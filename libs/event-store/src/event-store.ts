@@ -122,7 +122,7 @@ export class EventStore {
   /** The stream's events after version `after` (default 0), in version order. */
   async readStream(streamId: string, opts: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     const rows = await this.rows(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY events.version LIMIT $3`,
       [streamId, opts.after ?? 0, opts.limit ?? null],
     );
     return rows.map(toEvent);
@@ -162,9 +162,9 @@ export class EventStore {
   async readAll(opts: { after: Checkpoint; limit?: number }): Promise<StoredEvent[]> {
     const rows = await this.rows(
       `SELECT ${EVENT_COLUMNS} FROM events
-        WHERE (tx_id, position) > ($1::xid8, $2::bigint)
-          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY tx_id, position
+        WHERE (events.tx_id, events.position) > ($1::xid8, $2::bigint)
+          AND events.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY events.tx_id, events.position -- qualified: the bare names are the ::text output columns
         LIMIT $3`,
       [opts.after.txId, opts.after.position, opts.limit ?? 1000],
     );

@@ -113,12 +113,4 @@ export class Wakeups {
       await client.end().catch(() => undefined);
     }
   }
-
-  /** For tests: kills the LISTEN connection as if the network dropped it. */
-  async simulateConnectionLoss(): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    // Destroy the socket: pg emits 'error'/'end', which triggers the reconnect path.
-    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-  }
 }
