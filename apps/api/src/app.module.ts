@@ -4,6 +4,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AdminModule } from './admin/admin.module';
 import { appConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -47,6 +48,7 @@ export class AppModule {
         MetricsModule,
         HealthModule,
         MatchesModule,
+        AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

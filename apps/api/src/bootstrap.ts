@@ -56,6 +56,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A seat token from POST /api/matches.' }, 'seat')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' }, 'admin')
     .build();
   return SwaggerModule.createDocument(app, config);
 }

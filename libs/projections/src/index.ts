@@ -5,3 +5,5 @@ import { Projections1799000000000 } from './migrations/1799000000000-projections
 
 /** The read side's migrations, in order (after the event store's). */
 export const projectionMigrations = [Projections1799000000000] as const;
+export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
+export type { RebuildStats, TableDifference, InTransaction } from './rebuild';

@@ -1,0 +1,29 @@
+import { DataSource } from 'typeorm';
+import { postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked } from '@bismarck/database';
+import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
+import { ProjectionRebuilder, projectionMigrations } from '@bismarck/projections';
+
+export async function rebuildCommand(options: { compareOnly?: boolean }): Promise<void> {
+  const database = await resolveDatabaseUrl();
+  const dataSource = await new DataSource(
+    postgresDataSourceOptions({ url: database.url, migrations: [...eventStoreMigrations, ...projectionMigrations], poolSize: 4 }),
+  ).initialize();
+  const store = new EventStore(dataSource, { notifications: 'none' });
+  try {
+    await runMigrationsLocked(dataSource);
+    const rebuilder = new ProjectionRebuilder(store, dataSource, (work) => dataSource.transaction((m) => work(m)));
+    const stats = await rebuilder.rebuild();
+    const differences = await rebuilder.compare();
+    if (options.compareOnly) await rebuilder.dropRebuildTables();
+    else await rebuilder.swap();
+    const perSecond = stats.ms > 0 ? Math.round((stats.events / stats.ms) * 1000) : stats.events;
+    console.log(`replayed ${stats.events} events of ${stats.matches} matches in ${stats.ms} ms (${perSecond} events/s)`);
+    for (const d of differences) console.log(`  ${d.table.padEnd(12)} live-only rows ${d.onlyLive}, rebuilt-only rows ${d.onlyRebuilt}`);
+    console.log(options.compareOnly ? 'compared only: live tables untouched' : 'rebuilt tables are live');
+    console.log(JSON.stringify({ ...stats, differences, swapped: !options.compareOnly }));
+  } finally {
+    await store.close();
+    await dataSource.destroy();
+    await database.stop();
+  }
+}
