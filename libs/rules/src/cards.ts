@@ -22,12 +22,21 @@ export const RANKS = '23456789TJQKA';
 export const DECK_SIZE = 52;
 
 const CODES: readonly Card[] = Array.from({ length: DECK_SIZE }, (_, c) => RANKS[c % 13] + SUITS[(c / 13) | 0]);
-const IDS: ReadonlyMap<string, CardId> = new Map(CODES.map((code, c) => [code, c]));
-
-export const isCardCode = (s: unknown): s is Card => typeof s === 'string' && IDS.has(s);
+// Parsing is on the hot path of every play: two char-code table look-ups instead of a hash map.
+const RANK_OF_CHAR = new Int8Array(128).fill(-1);
+const SUIT_OF_CHAR = new Int8Array(128).fill(-1);
+for (let r = 0; r < 13; r++) RANK_OF_CHAR[RANKS.charCodeAt(r)] = r;
+for (let s = 0; s < 4; s++) SUIT_OF_CHAR[SUITS[s].charCodeAt(0)] = s;
 
 /** 'AS' → 12. Returns -1 for anything that is not a card code (callers validate first). */
-export const parseCard = (code: Card): CardId => IDS.get(code) ?? -1;
+export const parseCard = (code: Card): CardId => {
+  if (typeof code !== 'string' || code.length !== 2) return -1;
+  const r = RANK_OF_CHAR[code.charCodeAt(0) & 127];
+  const s = SUIT_OF_CHAR[code.charCodeAt(1) & 127];
+  return r < 0 || s < 0 || code.charCodeAt(0) > 127 || code.charCodeAt(1) > 127 ? -1 : s * 13 + r;
+};
+
+export const isCardCode = (s: unknown): s is Card => parseCard(s as Card) >= 0;
 export const cardCode = (c: CardId): Card => CODES[c];
 
 export const suitOf = (c: CardId): SuitId => ((c / 13) | 0) as SuitId;
