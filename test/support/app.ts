@@ -15,7 +15,7 @@ export interface TestApp {
 /** The whole api on a fresh database of its own: a real server with DATABASE_URL, else embedded. */
 export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
   const db = existing ?? (await createTestDatabase({ migrations: [] }));
-  const app = await createApp({ databaseUrl: db.url, quiet: true, poolSize: 8 });
+  const app = await createApp({ databaseUrl: db.url, embedded: db.embedded, quiet: true, poolSize: 8 });
   await app.init();
   let stopped = false;
   const stopApp = async (): Promise<void> => {
