@@ -26,6 +26,7 @@ const run = (budgetMs: number) => {
   let matches = 0;
   let decisions = 0;
   let events = 0;
+  const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   const deadline = start + BigInt(Math.round(budgetMs * 1e6));
   while (process.hrtime.bigint() < deadline) {
@@ -37,7 +38,9 @@ const run = (budgetMs: number) => {
     events += played.events.length;
   }
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  return { matches, decisions, events, elapsed };
+  const used = process.cpuUsage(cpuStart);
+  const cpu = (used.user + used.system) / 1e6;
+  return { matches, decisions, events, elapsed, cpu };
 };
 
 run(Math.min(1000, seconds * 300)); // warm-up: let the JIT settle
@@ -52,12 +55,16 @@ const result = {
   decisionsPerSecond: Math.round(r.decisions / r.elapsed),
   eventsPerSecond: Math.round(r.events / r.elapsed),
   microsecondsPerDecision: Number(((r.elapsed * 1e6) / r.decisions).toFixed(3)),
+  // CPU seconds of this process (user + system): what the rate would be on an otherwise idle core
+  cpuSeconds: Number(r.cpu.toFixed(3)),
+  matchesPerCpuSecond: Math.round(r.matches / r.cpu),
+  decisionsPerCpuSecond: Math.round(r.decisions / r.cpu),
   node: process.version,
 };
 console.log('bismarck rules bench (random legal play, one core)');
 console.table({
-  matches: { value: result.matches, perSecond: result.matchesPerSecond },
-  decisions: { value: result.decisions, perSecond: result.decisionsPerSecond },
-  events: { value: result.events, perSecond: result.eventsPerSecond },
+  matches: { value: result.matches, perSecond: result.matchesPerSecond, perCpuSecond: result.matchesPerCpuSecond },
+  decisions: { value: result.decisions, perSecond: result.decisionsPerSecond, perCpuSecond: result.decisionsPerCpuSecond },
+  events: { value: result.events, perSecond: result.eventsPerSecond, perCpuSecond: Math.round(result.events / r.cpu) },
 });
 console.log(JSON.stringify(result));

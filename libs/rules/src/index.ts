@@ -9,3 +9,4 @@ export { decide, dealHands } from './decide';
 export { legalActions, trickWinner } from './legal';
 export { publicView, seatView, scorecard, redactEvent, isDealRevealed, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
+export { randomCommand, playRandomMatch, seatToAct, type RandomPlay, type PlayedMatch } from './simulate';
