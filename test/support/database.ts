@@ -6,8 +6,8 @@ import {
   runMigrationsLocked,
   startEmbeddedPostgres,
   type MigrationClass,
-} from '../../libs/database/src';
-import { eventStoreMigrations } from '../../libs/event-store/src';
+} from '@bismarck/database';
+import { eventStoreMigrations } from '@bismarck/event-store';
 
 export interface TestDatabase {
   readonly url: string;
