@@ -14,6 +14,8 @@ import { ProblemFilter } from './problem/problem.filter';
 
 export interface AppModuleOptions {
   databaseUrl: string;
+  /** True on the embedded PGlite. */
+  embedded?: boolean;
   poolSize?: number;
   /** Overrides LOG_LEVEL (tests use 'silent'). */
   logLevel?: string;
@@ -44,7 +46,7 @@ export class AppModule {
             },
           }),
         }),
-        DatabaseModule.forRoot({ url: options.databaseUrl, poolSize: options.poolSize }),
+        DatabaseModule.forRoot({ url: options.databaseUrl, embedded: options.embedded, poolSize: options.poolSize }),
         MetricsModule,
         HealthModule,
         MatchesModule,

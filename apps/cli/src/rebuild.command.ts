@@ -6,7 +6,7 @@ import { ProjectionRebuilder, projectionMigrations } from '@bismarck/projections
 export async function rebuildCommand(options: { compareOnly?: boolean }): Promise<void> {
   const database = await resolveDatabaseUrl();
   const dataSource = await new DataSource(
-    postgresDataSourceOptions({ url: database.url, migrations: [...eventStoreMigrations, ...projectionMigrations], poolSize: 4 }),
+    postgresDataSourceOptions({ url: database.url, embedded: database.embedded, migrations: [...eventStoreMigrations, ...projectionMigrations], poolSize: 4 }),
   ).initialize();
   const store = new EventStore(dataSource, { notifications: 'none' });
   try {

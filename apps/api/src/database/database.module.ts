@@ -9,6 +9,8 @@ export const ALL_MIGRATIONS = [...eventStoreMigrations, ...projectionMigrations]
 
 export interface DatabaseModuleOptions {
   url: string;
+  /** The embedded PGlite: one connection only (see postgresDataSourceOptions). */
+  embedded?: boolean;
   poolSize?: number;
 }
 
@@ -23,7 +25,7 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => postgresDataSourceOptions({ url: options.url, migrations: ALL_MIGRATIONS, poolSize: options.poolSize }),
+          useFactory: () => postgresDataSourceOptions({ url: options.url, embedded: options.embedded, migrations: ALL_MIGRATIONS, poolSize: options.poolSize }),
           dataSourceFactory: async (dataSourceOptions) => {
             const dataSource = await new DataSource(dataSourceOptions!).initialize();
             await runMigrationsLocked(dataSource);

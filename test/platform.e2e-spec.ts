@@ -1,0 +1,79 @@
+import { startTestApp, type TestApp } from './support/app';
+import { bearer, createMatch, playOneAction } from './support/player';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the OpenAPI document', () => {
+  it('is served at /docs/openapi.json with every route of API.md, its bodies, responses and problems', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    expect(doc.openapi).toMatch(/^3\./);
+    const routes = [
+      ['post', '/api/matches'],
+      ['get', '/api/matches'],
+      ['get', '/api/matches/{id}'],
+      ['get', '/api/matches/{id}/view'],
+      ['post', '/api/matches/{id}/deal'],
+      ['post', '/api/matches/{id}/contract'],
+      ['post', '/api/matches/{id}/discard'],
+      ['post', '/api/matches/{id}/play'],
+      ['get', '/api/matches/{id}/scorecard'],
+      ['get', '/api/matches/{id}/events'],
+      ['get', '/health'],
+      ['get', '/metrics'],
+    ];
+    for (const [method, path] of routes) {
+      const op = doc.paths[path]?.[method];
+      expect({ route: `${method} ${path}`, documented: Boolean(op) }).toEqual({ route: `${method} ${path}`, documented: true });
+      expect(op.summary).toEqual(expect.any(String));
+      const ok = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect(ok.length).toBeGreaterThan(0);
+    }
+    const play = doc.paths['/api/matches/{id}/play'].post;
+    expect(play.requestBody.content['application/json'].schema.$ref).toMatch(/PlayCardDto$/);
+    expect(play.responses['409'].content['application/problem+json'].examples).toHaveProperty('MUST_FOLLOW_SUIT');
+    expect(play.responses['412'].content['application/problem+json'].examples).toHaveProperty('VERSION_MISMATCH');
+    expect(play.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['id', 'If-Match', 'Idempotency-Key']));
+    expect(doc.components.schemas.PlayCardDto.properties.card.example).toBe('QH');
+    expect(doc.components.schemas.SeatViewDto.properties).toHaveProperty('legal');
+    expect(doc.components.schemas.ProblemDto.properties).toHaveProperty('code');
+    expect(doc.components.securitySchemes).toHaveProperty('seat');
+  });
+
+  it('has Swagger UI at /docs', async () => {
+    const res = await t.http().get('/docs/').expect(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+});
+
+describe('operations', () => {
+  it('/health checks the database', async () => {
+    expect((await t.http().get('/health').expect(200)).body).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('/metrics counts commands by type and outcome, with a latency histogram', async () => {
+    const m = await createMatch(t.http);
+    await playOneAction(t.http, m); // a deal, accepted
+    await t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[0].token)); // refused one way or another
+    const text = (await t.http().get('/metrics').expect(200)).text;
+    expect(text).toMatch(/bismarck_commands_total\{type="deal",outcome="accepted"\} 1/);
+    expect(text).toMatch(/bismarck_commands_total\{type="deal",outcome="refused"\} 1/);
+    expect(text).toMatch(/bismarck_command_duration_seconds_bucket\{le="0.005",type="deal",outcome="accepted"\}/);
+  });
+
+  it('unknown routes answer problem+json 404', async () => {
+    const res = await t.http().get('/api/nothing-here').expect(404);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+
+  it('echoes a sane X-Request-Id, or makes one', async () => {
+    expect((await t.http().get('/health').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe('abc-123');
+    expect((await t.http().get('/health')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
