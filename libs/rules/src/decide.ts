@@ -23,6 +23,7 @@ import {
   SUITS,
 } from './cards';
 import { refuse } from './errors';
+import { cut } from './fairness';
 import { allowedContracts, legalPlays, trickWinner } from './legal';
 import { dealPlan, resolveOptions } from './options';
 import { CONTRACTS, points, quotas, winnersOf } from './scoring';
@@ -61,6 +62,8 @@ export const decide = (command: Command, state: MatchState): BismarckEvent[] => 
       return discard(command, state);
     case 'playCard':
       return playCard(command, state);
+    case 'cut':
+      return cut(command, state);
     default:
       return unknownCommand(command);
   }

@@ -1,4 +1,5 @@
 // What a seat may do now: the legal moves, the winner of a trick, the contracts forehand may choose.
+import { cutterOf } from './fairness';
 import { type CardSet, type SuitId, SUITS, parseCard, rankOf, suitCards, suitMask, suitOf, toCodes } from './cards';
 import { dealPlan, exhaustive } from './options';
 import { CONTRACTS } from './scoring';
@@ -65,7 +66,8 @@ export const legalActions = (state: MatchState, seat: Seat): LegalAction | null 
     case 'finished':
       return null;
     case 'awaitingDeal':
-      return seat === state.dealer ? { action: 'deal' } : null;
+      if (seat === state.dealer) return { action: 'deal' };
+      return seat === cutterOf(state.dealer) && state.cut === null ? { action: 'cut' } : null;
     case 'awaitingContract': {
       if (seat !== state.forehand) return null;
       const contracts = allowedContracts(state);

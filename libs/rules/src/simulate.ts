@@ -59,6 +59,8 @@ export const randomCommand = (state: MatchState, play: RandomPlay, dealsSoFar: n
     }
     case 'play':
       return { type: 'playCard', seat, card: pick(legal.cards, random) };
+    case 'cut':
+      return { type: 'cut', seat, cut: `cut-${Math.floor(random() * 1e9)}` };
   }
 };
 

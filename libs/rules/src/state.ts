@@ -73,6 +73,9 @@ export interface AwaitingDeal extends MatchInfo, DealSeats {
   readonly carried: ContractSettled | null;
   /** How the previous deal ended (shown until the next deal starts). */
   readonly previous: { readonly tricksTaken: Triple<number>; readonly lastTrick: TakenTrick | null } | null;
+  /** The server's commitment to the next deck, and the cutter's string (null until given). */
+  readonly commitment: string | null;
+  readonly cut: string | null;
 }
 
 /** The table cards are up; forehand has to announce (hands dealt already only if `informed`). */
@@ -178,6 +181,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
         forehand: nextSeat(firstDealer),
         carried: null,
         previous: null,
+        commitment: null,
+        cut: null,
       };
     }
     case 'DealStarted': {
@@ -263,6 +268,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
         upcomingDeal: state.dealNumber,
         carried: { contract: state.contract, trump: state.trump },
         previous: null,
+        commitment: null,
+        cut: null,
       };
     }
     case 'DealScored': {
@@ -281,12 +288,20 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
         forehand: nextSeat(dealer),
         carried: null,
         previous,
+        commitment: null,
+        cut: null,
       };
     }
     case 'MatchFinished': {
       if (state.status !== 'finished') return state;
       return { ...state, totals: event.data.totals, winners: event.data.winners };
     }
+    case 'DeckCommitted':
+      return state.status === 'awaitingDeal' ? { ...state, commitment: event.data.commitment, cut: null } : state;
+    case 'DeckCut':
+      return state.status === 'awaitingDeal' && state.cut === null ? { ...state, cut: event.data.cut } : state;
+    case 'SeedRevealed':
+      return state;
     default:
       return ignoreUnknown(event, state);
   }

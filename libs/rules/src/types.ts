@@ -56,7 +56,13 @@ export interface PlayCard {
   seat: Seat;
   card: Card;
 }
-export type Command = CreateMatch | Deal | ChooseContract | Discard | PlayCard;
+/** The seat on the dealer's right cuts before the deal: its string is mixed into the shuffle (docs/fairness.md). */
+export interface Cut {
+  type: 'cut';
+  seat: Seat;
+  cut: string;
+}
+export type Command = CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut;
 
 // ---- events: past-tense facts carrying everything replay needs ------------------------------
 
@@ -107,7 +113,13 @@ export type BismarckEvent =
         totals: Triple<number>;
       };
     }
-  | { type: 'MatchFinished'; data: { totals: Triple<number>; winners: Seat[] } };
+  | { type: 'MatchFinished'; data: { totals: Triple<number>; winners: Seat[] } }
+  /** The server's commitment (SHA-256 of a secret seed) to the next deck, before anyone cuts or sees a card. */
+  | { type: 'DeckCommitted'; data: { deal: number; commitment: string } }
+  /** The cutter's contribution to the next deck (public). */
+  | { type: 'DeckCut'; data: { deal: number; seat: Seat; cut: string } }
+  /** After the deal is scored: the seed behind a commitment, so anyone can recompute the deck. */
+  | { type: 'SeedRevealed'; data: { deal: number; commitment: string; seed: string } };
 
 export type EventType = BismarckEvent['type'];
 
@@ -118,6 +130,7 @@ export type Status = 'waiting' | 'playing' | 'finished';
 
 export type LegalAction =
   | { action: 'deal' }
+  | { action: 'cut' }
   | { action: 'chooseContract'; contracts: Contract[]; trumps: Suit[] }
   | { action: 'discard'; count: number }
   | { action: 'play'; cards: Card[] };
@@ -148,6 +161,8 @@ export interface PublicView {
   contractsPlayed: Triple<Partial<Record<Contract, number>>>;
   winners: Seat[] | null;
   seeded: boolean;
+  /** The next deck's commitment and cut while the deal phase waits (provably fair deals), else nulls. */
+  fairness: { commitment: string | null; cut: string | null };
 }
 
 export interface SeatView extends PublicView {

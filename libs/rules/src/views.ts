@@ -53,6 +53,7 @@ export const publicView = (state: MatchState): PublicView => {
       contractsPlayed: [{}, {}, {}],
       winners: null,
       seeded: false,
+      fairness: { commitment: null, cut: null },
     };
   const base = {
     options: { ...state.options },
@@ -64,6 +65,7 @@ export const publicView = (state: MatchState): PublicView => {
     totals: state.totals.slice() as Triple<number>,
     contractsPlayed: state.contractsPlayed.map((c) => ({ ...c })) as PublicView['contractsPlayed'],
     seeded: state.seeded,
+    fairness: { commitment: null as string | null, cut: null as string | null },
     handSizes: ('hands' in state && state.hands ? state.hands.map(size) : zeros()) as Triple<number>,
   };
   switch (state.status) {
@@ -80,6 +82,7 @@ export const publicView = (state: MatchState): PublicView => {
         lastTrick: copyTaken(state.previous?.lastTrick),
         tricksTaken: (state.previous?.tricksTaken.slice() ?? zeros()) as Triple<number>,
         winners: null,
+        fairness: { commitment: state.commitment, cut: state.cut },
       };
     case 'awaitingContract':
     case 'layingAway':
@@ -190,6 +193,9 @@ export const redactEvent = (event: BismarckEvent, viewer: Viewer, revealed: bool
     case 'DealVoided':
     case 'DealScored':
     case 'MatchFinished':
+    case 'DeckCommitted':
+    case 'DeckCut':
+    case 'SeedRevealed':
       return event;
     default:
       return exhaustive(event);

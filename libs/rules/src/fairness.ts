@@ -1,0 +1,33 @@
+// Provably fair deals (docs/fairness.md): the server commits to a secret seed before the deal, the
+// seat on the dealer's right cuts (a string of its choice), and the deck is shuffled from both.
+// Neither alone can choose the deck: the seed is fixed (committed) before the cut is known, and the
+// cutter cannot know the seed. After the deal is scored the seed is revealed and anyone can recompute.
+import { createHmac } from 'node:crypto';
+import { refuse } from './errors';
+import type { StartedMatch } from './state';
+import type { BismarckEvent, Cut, Seat } from './types';
+
+/** A cut is 1 to 64 visible ASCII characters: safe in logs, URLs and terminals. */
+export const CUT_PATTERN = /^[\x21-\x7e]{1,64}$/;
+
+/** The seat that cuts: the one on the dealer's right. */
+export const cutterOf = (dealer: Seat): Seat => ((dealer + 2) % 3) as Seat;
+
+/**
+ * The key the deck is shuffled with: the seed itself when nobody cut, else
+ * HMAC-SHA256(key = seed, message = "cut:" + cut) as lowercase hex.
+ */
+export const deckKey = (seed: string, cut: string | null): string =>
+  cut === null ? seed : createHmac('sha256', seed).update(`cut:${cut}`).digest('hex');
+
+export const cut = (command: Cut, state: StartedMatch): BismarckEvent[] => {
+  if (state.status !== 'awaitingDeal') return refuse('WRONG_PHASE', 'the deck is cut before it is dealt');
+  if (command.seat !== 0 && command.seat !== 1 && command.seat !== 2) return refuse('VALIDATION_FAILED', 'seat must be 0, 1 or 2');
+  const cutter = cutterOf(state.dealer);
+  if (command.seat !== cutter) return refuse('NOT_YOUR_TURN', `seat ${cutter}, on the dealer's right, cuts`);
+  if (state.cut !== null) return refuse('WRONG_PHASE', 'the deck has been cut already');
+  if (typeof command.cut !== 'string' || !CUT_PATTERN.test(command.cut)) {
+    return refuse('VALIDATION_FAILED', 'a cut is 1 to 64 visible ASCII characters');
+  }
+  return [{ type: 'DeckCut', data: { deal: state.upcomingDeal, seat: cutter, cut: command.cut } }];
+};

@@ -1,0 +1,63 @@
+import { createHmac } from 'node:crypto';
+import { type BismarckEvent, deckKey, fold, legalActions, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
+import { create, given, history } from './given';
+
+// First dealer 0: dealer 0, forehand 1, and seat 2 (on the dealer's right) cuts.
+const committed: BismarckEvent = { type: 'DeckCommitted', data: { deal: 1, commitment: sha256Hex('server-seed') } };
+
+describe('the cut (seat on the dealer\'s right) before a deal', () => {
+  const start = () => [...history(create({}, 0)), committed];
+
+  it('given a committed deck, when the cutter cuts, then DeckCut', () => {
+    given(start())
+      .when({ type: 'cut', seat: 2, cut: 'my-lucky-cut' })
+      .then([{ type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'my-lucky-cut' } }]);
+  });
+
+  it.each([
+    ['the dealer cuts', { seat: 0, cut: 'x' }, 'NOT_YOUR_TURN'],
+    ['forehand cuts', { seat: 1, cut: 'x' }, 'NOT_YOUR_TURN'],
+    ['an empty cut', { seat: 2, cut: '' }, 'VALIDATION_FAILED'],
+    ['a cut with spaces', { seat: 2, cut: 'a b' }, 'VALIDATION_FAILED'],
+    ['a cut of 65 characters', { seat: 2, cut: 'x'.repeat(65) }, 'VALIDATION_FAILED'],
+  ] as const)('refuses %s (%s)', (_name, cmd, code) => {
+    given(start()).when({ type: 'cut', ...cmd }).thenThrows(code);
+  });
+
+  it('refuses a second cut of the same deal (WRONG_PHASE)', () => {
+    const cutOnce = [...start(), { type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'a' } } as BismarckEvent];
+    given(cutOnce).when({ type: 'cut', seat: 2, cut: 'b' }).thenThrows('WRONG_PHASE');
+  });
+
+  it('refuses a cut once the deal has started (WRONG_PHASE)', () => {
+    const dealt = history(create({}, 0), { type: 'deal', seat: 0, deck: shuffleDeck('s', 1) });
+    given(dealt).when({ type: 'cut', seat: 2, cut: 'late' }).thenThrows('WRONG_PHASE');
+  });
+
+  it('offers the cut to the cutter only, until it is made; the view shows commitment and cut', () => {
+    const state = fold(start());
+    expect(legalActions(state, 2)).toEqual({ action: 'cut' });
+    expect(legalActions(state, 0)).toEqual({ action: 'deal' });
+    expect(legalActions(state, 1)).toBeNull();
+    expect(publicView(state).fairness).toEqual({ commitment: sha256Hex('server-seed'), cut: null });
+    const after = fold([{ type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'c' } }], state);
+    expect(legalActions(after, 2)).toBeNull();
+    expect(publicView(after).fairness).toEqual({ commitment: sha256Hex('server-seed'), cut: 'c' });
+  });
+
+  it('fairness events are public to every viewer', () => {
+    for (const e of [committed, { type: 'SeedRevealed', data: { deal: 1, commitment: 'c', seed: 's' } } as BismarckEvent]) {
+      expect(redactEvent(e, 'spectator', false)).toEqual(e);
+    }
+  });
+});
+
+describe('deckKey', () => {
+  it('is the seed itself without a cut, so a seeded match without cuts deals shuffleDeck(seed, index)', () => {
+    expect(deckKey('seed', null)).toBe('seed');
+  });
+  it('is HMAC-SHA256(seed, "cut:" + cut) in hex with a cut', () => {
+    expect(deckKey('seed', 'abc')).toBe(createHmac('sha256', 'seed').update('cut:abc').digest('hex'));
+    expect(deckKey('seed', 'abc')).not.toBe(deckKey('seed', 'abd'));
+  });
+});
