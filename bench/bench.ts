@@ -1,0 +1,708 @@
+// `npm run bench`: the service beside raw PostgreSQL, in one run, on one machine.
+//
+//   1. raw appends   single-row INSERT transactions with pg, 16 clients, into a scratch table shaped
+//                    like `events` (same columns and indexes, no trigger): one durable commit each.
+//   2. commands      `play` (and the deal/contract/discard between deals) through HTTP, 16 clients,
+//                    against the api in its own process (node dist/apps/api/src/main.js, PORT=0),
+//                    over many seeded matches. The client folds every match locally with the rules
+//                    engine (it knows each deck: shuffleDeck(seed, version + 1)), so it needs no GET.
+//   3. memory        the api's resident set (/proc/<pid>/status VmRSS) with all those matches in progress.
+//   4. log           simulated whole matches appended in a few big EventStore.append calls, then the
+//                    whole log read in commit order with pg, then ProjectionRebuilder.rebuild() of it.
+//   5. rules         libs/rules/bench (in its own process).
+//
+// With DATABASE_URL the bench creates a scratch database on that server and drops it at the end: the
+// target database is never written. Without it, an in-memory embedded PGlite (smaller default sizes).
+// Traffic goes to 127.0.0.1 only. The last line of the output is one JSON object.
+//
+// Sizes (env or --flag=value): BENCH_SECONDS (commands phase, 20), BENCH_WARMUP_SECONDS (3),
+// BENCH_CLIENTS (16), BENCH_MATCHES (1000), BENCH_RAW_SECONDS (8), BENCH_EVENTS (500000; 100000
+// embedded), BENCH_RULES_SECONDS (3), BENCH_LOG_LEVEL (the api's LOG_LEVEL; default: LOG_LEVEL or info),
+// BENCH_POOL_SIZE (the api's DB_POOL_SIZE), BENCH_API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
+// BENCH_TIMEOUT_SECONDS (900: the bench gives up).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import {
+  decide,
+  evolve,
+  initialState,
+  randomCommand,
+  seatToAct,
+  SHUFFLE_ALGORITHM,
+  shuffleDeck,
+  type BismarckEvent,
+  type Command,
+  type MatchOptions,
+  type MatchState,
+  type Seat,
+} from '@bismarck/rules';
+import { postgresDataSourceOptions, runMigrationsLocked, startEmbeddedPostgres } from '@bismarck/database';
+import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
+import { projectMatch, projectionMigrations, ProjectionRebuilder } from '@bismarck/projections';
+
+// ---------------------------------------------------------------- configuration
+const flags = new Map(
+  process.argv.slice(2).flatMap((a) => {
+    const m = /^--([\w-]+)=(.*)$/.exec(a);
+    return m ? [[m[1].toLowerCase().replace(/-/g, '_'), m[2]] as const] : [];
+  }),
+);
+const setting = (name: string): string | undefined => flags.get(name.toLowerCase()) ?? process.env[`BENCH_${name.toUpperCase()}`];
+const num = (name: string, fallback: number): number => {
+  const raw = setting(name);
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`BENCH_${name.toUpperCase()} must be a number >= 0, got ${raw}`);
+  return value;
+};
+
+const serverUrl = process.env.DATABASE_URL?.trim() || undefined;
+const embedded = serverUrl === undefined;
+const cfg = {
+  seconds: num('seconds', 20),
+  warmupSeconds: num('warmup_seconds', 3),
+  clients: Math.max(1, Math.round(num('clients', 16))),
+  matches: Math.max(1, Math.round(num('matches', 1000))),
+  rawSeconds: num('raw_seconds', 8),
+  events: Math.round(num('events', embedded ? 100_000 : 500_000)),
+  rulesSeconds: num('rules_seconds', 3),
+  logLevel: setting('log_level') ?? process.env.LOG_LEVEL ?? 'info',
+  poolSize: setting('pool_size'),
+  /** Extra node flags for the api process, e.g. --cpu-prof (space-separated). */
+  apiNodeArgs: (setting('api_node_args') ?? '').split(' ').filter(Boolean),
+  timeoutSeconds: num('timeout_seconds', 900),
+};
+
+const root = resolve(__dirname, '..', '..'); // dist/bench → the repository
+const log = (line: string): void => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+/** mulberry32: a small fast PRNG (the client's choices; decks come from the seeds). */
+const prng = (seed: number): (() => number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+const percentile = (sorted: Float64Array, p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const round = (x: number, digits = 0): number => Number(x.toFixed(digits));
+
+// ---------------------------------------------------------------- machine load (noise report)
+function cpuTimes(): { busy: number; total: number } {
+  const [line] = readFileSync('/proc/stat', 'utf8').split('\n');
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = f[3] + (f[4] ?? 0);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+/** CPU seconds (user + system) used by a process so far. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+function rssMbOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+// ---------------------------------------------------------------- database
+interface Target {
+  url: string;
+  /** What the output says about where it ran. */
+  where: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const c = new Client({ connectionString: url });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function openTarget(): Promise<Target> {
+  if (serverUrl) {
+    const name = `bismarck_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const host = url.hostname;
+    return {
+      url: url.toString(),
+      where: `PostgreSQL at ${host}:${url.port || 5432}, scratch database ${name} (dropped at the end)`,
+      drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  }
+  const pg = await startEmbeddedPostgres({ dataDir: 'memory' });
+  return { url: pg.url, where: 'embedded PGlite (in memory; smaller default sizes)', drop: () => pg.stop() };
+}
+
+function openDataSource(url: string, poolSize: number): Promise<DataSource> {
+  return new DataSource(
+    postgresDataSourceOptions({ url, embedded, poolSize, migrations: [...eventStoreMigrations, ...projectionMigrations], applicationName: 'bismarck-bench' }),
+  ).initialize();
+}
+
+// ---------------------------------------------------------------- 1. raw appends
+const RAW_DATA = JSON.stringify({ seat: 1, card: 'QH', deal: 3, trick: 7 });
+
+async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: number; p99Ms: number; count: number }> {
+  const setup = new Client({ connectionString: url });
+  await setup.connect();
+  // Shaped like `events`: same columns, defaults, keys and indexes; no append-only trigger, no function.
+  await setup.query(`DROP TABLE IF EXISTS bench_raw_events`);
+  await setup.query(`
+    CREATE TABLE bench_raw_events (
+      position    bigserial   PRIMARY KEY,
+      tx_id       xid8        NOT NULL DEFAULT pg_current_xact_id(),
+      stream_id   text        NOT NULL,
+      version     integer     NOT NULL CHECK (version > 0),
+      type        text        NOT NULL,
+      data        jsonb       NOT NULL,
+      metadata    jsonb       NOT NULL DEFAULT '{}'::jsonb,
+      recorded_at timestamptz NOT NULL DEFAULT now(),
+      hash        bytea       NOT NULL,
+      UNIQUE (stream_id, version))`);
+  await setup.query(`CREATE INDEX bench_raw_events_tx_position_idx ON bench_raw_events (tx_id, position)`);
+  const clients = await Promise.all(
+    Array.from({ length: cfg.clients }, async () => {
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }),
+  );
+  const latencies: number[] = [];
+  let count = 0;
+  const insert = async (c: Client, stream: string, version: number, record: boolean): Promise<void> => {
+    const hash = createHash('sha256').update(`${stream}:${version}`).digest();
+    const at = new Date().toISOString();
+    const t = now();
+    if (embedded) {
+      // PGlite is one session behind pglite-socket, which interleaves the extended protocol of
+      // concurrent connections: one simple-protocol message per statement instead.
+      await c.query(
+        `INSERT INTO bench_raw_events (stream_id, version, type, data, metadata, recorded_at, hash)
+         VALUES ('${stream}', ${version}, 'CardPlayed', '${RAW_DATA}', '{"at":"${at}"}', '${at}', '\\x${hash.toString('hex')}')`,
+      );
+    } else {
+      await c.query({
+        name: 'bench_raw_insert',
+        text: `INSERT INTO bench_raw_events (stream_id, version, type, data, metadata, recorded_at, hash)
+               VALUES ($1, $2, 'CardPlayed', $3, $4, $5, $6)`,
+        values: [stream, version, RAW_DATA, `{"at":"${at}"}`, at, hash],
+      });
+    }
+    if (record) {
+      latencies.push(now() - t);
+      count++;
+    }
+  };
+  let stop = false;
+  let measuring = false;
+  const workers = clients.map(async (c, i) => {
+    const stream = `raw-${i}-${randomUUID()}`;
+    for (let v = 1; !stop; v++) await insert(c, stream, v, measuring);
+  });
+  await sleep(Math.min(2000, cfg.rawSeconds * 250));
+  measuring = true;
+  const started = now();
+  await sleep(cfg.rawSeconds * 1000);
+  measuring = false;
+  const elapsed = (now() - started) / 1000;
+  stop = true;
+  await Promise.all(workers);
+  await Promise.all(clients.map((c) => c.end()));
+  await setup.query(`DROP TABLE bench_raw_events`);
+  await setup.end();
+  const sorted = Float64Array.from(latencies).sort();
+  return { perSecond: count / elapsed, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), count };
+}
+
+// ---------------------------------------------------------------- 2. the api in its own process
+interface Api {
+  child: ChildProcess;
+  port: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+async function startApi(databaseUrl: string): Promise<Api> {
+  const main = join(root, 'dist/apps/api/src/main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
+  const logFile = join(tmpdir(), `bismarck-bench-api-${process.pid}.log`);
+  const fd = openSync(logFile, 'w');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: cfg.logLevel,
+    NODE_ENV: 'production',
+  };
+  // On PGlite the api gets the same single connection it uses when it starts PGlite itself.
+  if (embedded) env.DB_POOL_SIZE = '1';
+  else if (cfg.poolSize) env.DB_POOL_SIZE = cfg.poolSize;
+  else delete env.DB_POOL_SIZE;
+  const child = spawn(process.execPath, [...cfg.apiNodeArgs, main], { cwd: root, env, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const text = readFileSync(logFile, 'utf8');
+    const m = /listening on http:\/\/localhost:(\d+)/.exec(text);
+    if (m) {
+      return {
+        child,
+        port: Number(m[1]),
+        logFile,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(timer);
+        },
+      };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the api did not start:\n${text.slice(-4000)}`);
+    }
+    await sleep(50);
+  }
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
+function httpClient(port: number, sockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+  return (method: string, path: string, token?: string, body?: unknown): Promise<Reply> =>
+    new Promise((done, fail) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers: Record<string, string | number> = {};
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (payload !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = Buffer.byteLength(payload);
+      }
+      const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          done({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', fail);
+      });
+      req.on('error', fail);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+}
+
+interface LocalMatch {
+  id: string;
+  seed: string;
+  tokens: string[];
+  state: MatchState;
+  version: number;
+  random: () => number;
+}
+
+interface CreatedReply {
+  id: string;
+  version: number;
+  options: MatchOptions;
+  firstDealer: Seat;
+  seats: { seat: Seat; token: string }[];
+}
+
+const PLAYERS: [string, string, string] = ['Astrid', 'Bjørn', 'Cecilia'];
+
+async function createMatch(request: ReturnType<typeof httpClient>, n: number): Promise<LocalMatch> {
+  const seed = `bench-${process.pid}-${n}-${randomBytes(6).toString('hex')}`;
+  const reply = await request('POST', '/api/matches', undefined, { players: PLAYERS, seed });
+  if (reply.status !== 201) throw new Error(`create answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  const created = reply.body as CreatedReply;
+  const events = decide(
+    { type: 'createMatch', matchId: created.id, players: PLAYERS, options: created.options, firstDealer: created.firstDealer, seeded: true },
+    initialState(),
+  );
+  const state = events.reduce(evolve, initialState());
+  if (events.length !== created.version) throw new Error(`local fold of the creation is at ${events.length}, the service at ${created.version}`);
+  return { id: created.id, seed, tokens: created.seats.map((s) => s.token), state, version: events.length, random: prng(n + 1) };
+}
+
+const ROUTE: Partial<Record<Command['type'], string>> = { deal: 'deal', chooseContract: 'contract', discard: 'discard', playCard: 'play' };
+
+/** The next legal command of a match, decided locally; sent through HTTP; the local fold moves on. */
+async function step(request: ReturnType<typeof httpClient>, m: LocalMatch): Promise<{ type: Command['type']; ms: number }> {
+  const index = m.version + 1; // the service deals shuffleDeck(seed, stream version + 1)
+  let command = randomCommand(m.state, { random: m.random, deck: () => shuffleDeck(m.seed, index) }, 0);
+  if (command === null) throw new Error(`match ${m.id} has nothing to do`);
+  if (command.type === 'deal') command = { ...command, shuffle: { algorithm: SHUFFLE_ALGORITHM, index } };
+  const events = decide(command, m.state);
+  const seat = seatToAct(m.state)!;
+  let body: unknown;
+  switch (command.type) {
+    case 'chooseContract':
+      body = command.contract === 'trump' ? { contract: 'trump', trump: command.trump } : { contract: command.contract };
+      break;
+    case 'discard':
+      body = { cards: command.cards };
+      break;
+    case 'playCard':
+      body = { card: command.card };
+      break;
+    default:
+      body = undefined;
+  }
+  const t = now();
+  const route = ROUTE[command.type];
+  if (route === undefined) throw new Error(`the bench cannot send ${command.type}`);
+  const reply = await request('POST', `/api/matches/${m.id}/${route}`, m.tokens[seat], body);
+  const ms = now() - t;
+  const expected = m.version + events.length;
+  if (reply.status !== 200 || (reply.body as { version: number }).version !== expected) {
+    throw new Error(`${command.type} on ${m.id} at ${m.version}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 500)} (expected version ${expected})`);
+  }
+  m.state = events.reduce(evolve, m.state);
+  m.version = expected;
+  return { type: command.type, ms };
+}
+
+interface CommandsResult {
+  commands: number;
+  plays: number;
+  seconds: number;
+  commandsPerSecond: number;
+  playsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  rssMb: number;
+  inProgress: number;
+  apiCpuPerCommandMs: number;
+  apiCpuPercent: number;
+  machineBusyPercent: number;
+  benchCpuPercent: number;
+  logBytesPerCommand: number;
+}
+
+async function commandsPhase(api: Api): Promise<CommandsResult> {
+  const request = httpClient(api.port, cfg.clients);
+  // Create the matches, 16 at a time.
+  const matches: LocalMatch[] = [];
+  let next = 0;
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: cfg.clients }, async () => {
+      while (next < cfg.matches) matches.push(await createMatch(request, next++));
+    }),
+  );
+  log(`created ${matches.length} matches in ${round((now() - t0) / 1000, 1)} s`);
+
+  const ready = [...matches];
+  let created = matches.length;
+  let stop = false;
+  let measuring = false;
+  let commands = 0;
+  const playMs: number[] = [];
+  const workers = Array.from({ length: cfg.clients }, async () => {
+    while (!stop) {
+      const m = ready.shift();
+      if (!m) {
+        await sleep(1);
+        continue;
+      }
+      const r = await step(request, m);
+      if (measuring) {
+        commands++;
+        if (r.type === 'playCard') playMs.push(r.ms);
+      }
+      // Keep the number of matches in progress: a finished match is replaced by a new one.
+      ready.push(m.state.status === 'finished' ? await createMatch(request, created++) : m);
+    }
+  });
+  await sleep(cfg.warmupSeconds * 1000);
+  const logBytes0 = statSync(api.logFile).size;
+  const apiCpu0 = processCpuSeconds(api.child.pid!);
+  const benchCpu0 = process.cpuUsage();
+  const machine0 = cpuTimes();
+  measuring = true;
+  const started = now();
+  await sleep(cfg.seconds * 1000);
+  measuring = false;
+  const elapsed = (now() - started) / 1000;
+  const apiCpu = processCpuSeconds(api.child.pid!) - apiCpu0;
+  const benchCpuUsed = process.cpuUsage(benchCpu0);
+  const machine1 = cpuTimes();
+  const logBytes = statSync(api.logFile).size - logBytes0;
+  stop = true;
+  await Promise.all(workers);
+  const rssMb = rssMbOf(api.child.pid!);
+  const inProgress = ready.filter((m) => m.state.status !== 'finished').length;
+  const sorted = Float64Array.from(playMs).sort();
+  return {
+    commands,
+    plays: playMs.length,
+    seconds: elapsed,
+    commandsPerSecond: commands / elapsed,
+    playsPerSecond: playMs.length / elapsed,
+    p50Ms: percentile(sorted, 50),
+    p90Ms: percentile(sorted, 90),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted[sorted.length - 1],
+    rssMb,
+    inProgress,
+    apiCpuPerCommandMs: (apiCpu * 1000) / commands,
+    apiCpuPercent: (apiCpu / elapsed) * 100,
+    machineBusyPercent: ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100,
+    benchCpuPercent: ((benchCpuUsed.user + benchCpuUsed.system) / 1e6 / elapsed) * 100,
+    logBytesPerCommand: logBytes / commands,
+  };
+}
+
+// ---------------------------------------------------------------- 4. a big log, read and rebuilt
+/** Simulated whole modern matches, each appended in a few big appends with its inline projection. */
+async function generateLog(store: EventStore, target: number, already: number): Promise<{ events: number; matches: number; seconds: number }> {
+  const CHUNK = 250;
+  const random = prng(7);
+  let written = 0;
+  let matches = 0;
+  const t0 = now();
+  const base = Date.parse('2025-01-01T00:00:00Z');
+  const one = async (n: number): Promise<void> => {
+    const id = randomUUID();
+    const seed = `bench-log-${n}`;
+    const events = decide(
+      { type: 'createMatch', matchId: id, players: PLAYERS, options: { schedule: 'modern' }, firstDealer: (n % 3) as Seat, seeded: true },
+      initialState(),
+    );
+    let state = events.reduce(evolve, initialState());
+    for (;;) {
+      const index = events.length + 1;
+      let command = randomCommand(state, { random, deck: () => shuffleDeck(seed, index) }, 0);
+      if (command === null) break;
+      if (command.type === 'deal') command = { ...command, shuffle: { algorithm: SHUFFLE_ALGORITHM, index } };
+      for (const e of decide(command, state)) {
+        state = evolve(state, e);
+        events.push(e);
+      }
+    }
+    const at = (i: number): string => new Date(base + n * 10_000_000 + i * 1000).toISOString();
+    let folded = initialState();
+    for (let from = 0; from < events.length; from += CHUNK) {
+      const chunk: BismarckEvent[] = events.slice(from, from + CHUNK);
+      folded = chunk.reduce(evolve, folded);
+      const version = from + chunk.length;
+      await store.append(
+        id,
+        from,
+        chunk.map((e, i) => ({ type: e.type, data: e.data, metadata: { at: at(from + i) } })),
+        { inline: { fn: 'bismarck_project', arg: projectMatch(id, version, folded, { createdAt: at(0), updatedAt: at(version - 1) }) } },
+      );
+    }
+    written += events.length;
+  };
+  const lanes = embedded ? 1 : 3;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (already + written < target) await one(matches++);
+    }),
+  );
+  return { events: written, matches, seconds: (now() - t0) / 1000 };
+}
+
+/** The whole log in commit order with pg, keyset-paged like readAll (same query, no mapping). */
+async function rawRead(url: string): Promise<{ events: number; seconds: number; perSecond: number }> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  const t0 = now();
+  let after = { tx: '0', pos: '0' };
+  let events = 0;
+  for (;;) {
+    const { rows } = await c.query({
+      name: 'bench_read_all',
+      text: `SELECT stream_id, version, type, data, metadata, recorded_at, position::text AS position, tx_id::text AS tx_id
+               FROM events
+              WHERE (events.tx_id, events.position) > ($1::xid8, $2::bigint)
+                AND events.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+              ORDER BY events.tx_id, events.position LIMIT $3`,
+      values: [after.tx, after.pos, 5000],
+    });
+    if (rows.length === 0) break;
+    events += rows.length;
+    const last = rows[rows.length - 1] as { tx_id: string; position: string };
+    after = { tx: last.tx_id, pos: last.position };
+  }
+  const seconds = (now() - t0) / 1000;
+  await c.end();
+  return { events, seconds, perSecond: events / seconds };
+}
+
+// ---------------------------------------------------------------- 5. rules
+function rulesBench(): { matchesPerSecond: number; matchesPerCpuSecond: number } {
+  const script = join(root, 'dist/libs/rules/bench/rules.bench.js');
+  const r = spawnSync(process.execPath, [script], { env: { ...process.env, BENCH_SECONDS: String(cfg.rulesSeconds) }, encoding: 'utf8', timeout: 120_000 });
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  const parsed = JSON.parse(last) as { matchesPerSecond: number; matchesPerCpuSecond: number };
+  return { matchesPerSecond: parsed.matchesPerSecond, matchesPerCpuSecond: parsed.matchesPerCpuSecond };
+}
+
+// ---------------------------------------------------------------- main
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const load0 = loadAverage();
+  log(`config ${JSON.stringify(cfg)}; load average ${load0}`);
+  const target = await openTarget();
+  let api: Api | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  const watchdog = setTimeout(() => {
+    log(`gave up after ${cfg.timeoutSeconds} s`);
+    api?.child.kill('SIGKILL');
+    void target.drop().finally(() => process.exit(2));
+  }, cfg.timeoutSeconds * 1000);
+  watchdog.unref();
+  try {
+    log(`database: ${target.where}`);
+    const ds = await openDataSource(target.url, embedded ? 1 : 4);
+    cleanups.push(() => ds.destroy());
+    await runMigrationsLocked(ds);
+
+    log(`raw appends: ${cfg.clients} clients, ${cfg.rawSeconds} s`);
+    const raw = await rawAppends(target.url);
+    log(`raw appends: ${Math.round(raw.perSecond)}/s, p50 ${round(raw.p50Ms, 2)} ms, p99 ${round(raw.p99Ms, 2)} ms`);
+
+    log(`api: starting (LOG_LEVEL=${cfg.logLevel})`);
+    api = await startApi(target.url);
+    log(`api: pid ${api.child.pid}, port ${api.port}; commands for ${cfg.seconds} s after ${cfg.warmupSeconds} s warm-up`);
+    const cmd = await commandsPhase(api);
+    log(`commands: ${Math.round(cmd.commandsPerSecond)}/s, play p50 ${round(cmd.p50Ms, 2)} ms, p99 ${round(cmd.p99Ms, 2)} ms, rss ${round(cmd.rssMb)} MB`);
+    const apiLog = api.logFile;
+    await api.stop();
+    api = undefined;
+    rmSync(apiLog, { force: true });
+
+    const store = new EventStore(ds, { notifications: 'none' });
+    const [{ n: before }] = (await ds.query(`SELECT count(*)::int AS n FROM events`)) as { n: number }[];
+    log(`log: ${before} events from the commands phase; generating up to ${cfg.events}`);
+    const gen = await generateLog(store, cfg.events, before);
+    log(`log: appended ${gen.events} events of ${gen.matches} simulated matches in ${round(gen.seconds, 1)} s (${Math.round(gen.events / gen.seconds)}/s)`);
+    await ds.query(`VACUUM ANALYZE events`);
+
+    const read = await rawRead(target.url);
+    log(`raw read: ${read.events} events in ${round(read.seconds, 2)} s (${Math.round(read.perSecond)}/s)`);
+    const rebuilder = new ProjectionRebuilder(store, ds, (work) => ds.transaction((m) => work(m)));
+    const stats = await rebuilder.rebuild();
+    const rebuildPerSecond = stats.events / (stats.ms / 1000);
+    log(`rebuild: ${stats.events} events of ${stats.matches} matches in ${stats.ms} ms (${Math.round(rebuildPerSecond)}/s)`);
+    const differences = await rebuilder.compare();
+    const differing = differences.reduce((a, d) => a + d.onlyLive + d.onlyRebuilt, 0);
+    await rebuilder.dropRebuildTables();
+    if (differing > 0) throw new Error(`the rebuild differs from the live projections: ${JSON.stringify(differences)}`);
+    if (stats.events !== read.events) throw new Error(`the rebuild read ${stats.events} events, the raw read ${read.events}`);
+    await store.close();
+
+    log(`rules bench: ${cfg.rulesSeconds} s`);
+    const rules = rulesBench();
+
+    const result = {
+      database: embedded ? 'embedded' : 'postgresql',
+      where: target.where,
+      node: process.version,
+      clients: cfg.clients,
+      logLevel: cfg.logLevel,
+      rawAppendPerSecond: Math.round(raw.perSecond),
+      rawAppendP50Ms: round(raw.p50Ms, 2),
+      rawAppendP99Ms: round(raw.p99Ms, 2),
+      commandsPerSecond: Math.round(cmd.commandsPerSecond),
+      playsPerSecond: Math.round(cmd.playsPerSecond),
+      p50Ms: round(cmd.p50Ms, 2),
+      p90Ms: round(cmd.p90Ms, 2),
+      p99Ms: round(cmd.p99Ms, 2),
+      maxMs: round(cmd.maxMs, 1),
+      ratio: round(cmd.commandsPerSecond / raw.perSecond, 3),
+      commands: cmd.commands,
+      commandSeconds: round(cmd.seconds, 1),
+      apiCpuPerCommandMs: round(cmd.apiCpuPerCommandMs, 3),
+      apiCpuPercent: round(cmd.apiCpuPercent),
+      benchClientCpuPercent: round(cmd.benchCpuPercent),
+      machineBusyPercent: round(cmd.machineBusyPercent),
+      logBytesPerCommand: round(cmd.logBytesPerCommand),
+      rssMb: round(cmd.rssMb, 1),
+      matchesInProgress: cmd.inProgress,
+      logEvents: read.events,
+      generatedEvents: gen.events,
+      generatedEventsPerSecond: Math.round(gen.events / gen.seconds),
+      rawReadPerSecond: Math.round(read.perSecond),
+      rebuildEventsPerSecond: Math.round(rebuildPerSecond),
+      rebuildRatio: round(rebuildPerSecond / read.perSecond, 3),
+      rebuildMatches: stats.matches,
+      rebuildEqualsLive: differing === 0,
+      rulesMatchesPerSecond: rules.matchesPerSecond,
+      rulesMatchesPerCpuSecond: rules.matchesPerCpuSecond,
+      loadAverageBefore: load0,
+      loadAverageAfter: loadAverage(),
+      totalSeconds: round((Date.now() - startedAt) / 1000),
+      commandsNote: 'commandsPerSecond counts every command (plays, and the deal/contract/discard between deals); latencies are of plays',
+    };
+    console.log(`bismarck bench on ${result.where}`);
+    console.table({
+      'raw INSERT transactions (pg)': { perSecond: result.rawAppendPerSecond, p50Ms: result.rawAppendP50Ms, p99Ms: result.rawAppendP99Ms, ratio: 1 },
+      'commands through HTTP': { perSecond: result.commandsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, ratio: result.ratio },
+      'read the log in commit order (pg)': { perSecond: result.rawReadPerSecond, p50Ms: '', p99Ms: '', ratio: 1 },
+      'rebuild every projection': { perSecond: result.rebuildEventsPerSecond, p50Ms: '', p99Ms: '', ratio: result.rebuildRatio },
+      'rules: random matches': { perSecond: result.rulesMatchesPerSecond, p50Ms: '', p99Ms: '', ratio: '' },
+    });
+    console.log(
+      `api rss ${result.rssMb} MB with ${result.matchesInProgress} matches in progress; api cpu ${result.apiCpuPerCommandMs} ms/command ` +
+        `(${result.apiCpuPercent}% of a core), machine busy ${result.machineBusyPercent}%, load average ${load0} → ${result.loadAverageAfter}`,
+    );
+    console.log(JSON.stringify(result));
+  } finally {
+    clearTimeout(watchdog);
+    if (api) await api.stop().catch(() => undefined);
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    await target.drop().catch((e: unknown) => log(`could not drop the scratch database: ${String(e)}`));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
