@@ -8,6 +8,8 @@ import { AdminModule } from './admin/admin.module';
 import { appConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { LiveModule } from './live/live.module';
+import { edgeConfig } from './config/edge.config';
 import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProblemFilter } from './problem/problem.filter';
@@ -27,7 +29,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, edgeConfig] }),
         LoggerModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService) => ({
@@ -50,6 +52,7 @@ export class AppModule {
         MetricsModule,
         HealthModule,
         MatchesModule,
+        LiveModule,
         AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],

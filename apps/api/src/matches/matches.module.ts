@@ -10,6 +10,6 @@ import { SeatGuard } from './seat.guard';
 @Module({
   controllers: [MatchesController, CommandsController],
   providers: [MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
-  exports: [MatchStreams],
+  exports: [MatchStreams, MatchCommands, SeatCredentials, SeatGuard],
 })
 export class MatchesModule {}

@@ -1,0 +1,59 @@
+import { Controller, Get, Headers, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Viewer } from '@bismarck/rules';
+import { ProblemException } from '../problem/problem';
+import { ApiMatchId, ApiProblems } from '../matches/api-docs';
+import { CurrentViewer, SeatGuard } from '../matches/seat.guard';
+import { StreamQueryDto } from './stream-query.dto';
+import { EventStreamService } from './event-stream.service';
+
+const SSE_EXAMPLE =
+  'retry: 2000\n\n' +
+  'id: 7\ndata: {"version":7,"type":"CardPlayed","at":"2026-01-01T12:00:00.000Z","data":{"deal":1,"trick":1,"seat":2,"card":"QH"}}\n\n' +
+  ': keep-alive\n\n';
+
+@ApiTags('matches')
+@Controller('api/matches')
+export class LiveController {
+  constructor(private readonly streams: EventStreamService) {}
+
+  @Get(':id/events/stream')
+  @UseGuards(SeatGuard)
+  @ApiOperation({
+    summary: 'The event log as Server-Sent Events, live',
+    description:
+      'The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, ' +
+      'no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. ' +
+      'Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with ' +
+      'no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` ' +
+      'the server sends `event: end` and closes; reconnecting to a finished match at its last version answers 204, ' +
+      'which tells an EventSource to stop.',
+  })
+  @ApiMatchId()
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this version (sent by EventSource on reconnect).' })
+  @ApiOkResponse({
+    description: 'An event stream (text/event-stream).',
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: SSE_EXAMPLE } },
+  })
+  @ApiResponse({ status: 204, description: 'The match is finished and the caller has every event.' })
+  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED')
+  async stream(
+    @Param('id') id: string,
+    @Query() query: StreamQueryDto,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentViewer() viewer: Viewer,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.streams.open(id, viewer, resumeAfter(lastEventId, query.after), req, res);
+  }
+}
+
+/** Last-Event-ID wins over `?after=` (an EventSource sends it on every reconnect). */
+function resumeAfter(header: string | undefined, after: number | undefined): number {
+  if (header === undefined || header.trim() === '') return after ?? 0;
+  if (!/^\s*\d{1,9}\s*$/.test(header)) throw new ProblemException('VALIDATION_FAILED', 'Last-Event-ID must be an event version.');
+  return Number(header);
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { MatchesModule } from '../matches/matches.module';
+import { EventStreamService } from './event-stream.service';
+import { LiveController } from './live.controller';
+import { LiveHub } from './live-hub.service';
+
+/** Live event streams (SSE): one hub per process on the commit-order feed, one session per client. */
+@Module({
+  imports: [MatchesModule],
+  controllers: [LiveController],
+  providers: [LiveHub, EventStreamService],
+  exports: [LiveHub],
+})
+export class LiveModule {}

@@ -1,0 +1,69 @@
+import { parseSse } from './sse';
+import type { components } from './schema';
+
+/** One event of a match's log, as the caller may see it (`GET …/events` and the live stream). */
+export type MatchEvent = components['schemas']['EventDto'];
+
+export interface StreamOptions {
+  /** A seat token: see that seat's own cards. Without one the stream is a spectator's. */
+  readonly token?: string;
+  /** Resume after this version (0: from the start). */
+  readonly after?: number;
+  readonly signal?: AbortSignal;
+  /** Reconnect after a dropped connection, resuming after the last version seen (default true). */
+  readonly reconnect?: boolean;
+  /** Wait before reconnecting (default 500 ms). */
+  readonly retryMs?: number;
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * The events of a match, live: those after `after`, then each new one as it is appended, in version
+ * order with no gap and no duplicate. Ends after MatchFinished (or when `signal` aborts).
+ */
+export async function* streamMatchEvents(baseUrl: string, matchId: string, options: StreamOptions = {}): AsyncGenerator<MatchEvent> {
+  const doFetch = options.fetch ?? fetch;
+  let last = options.after ?? 0;
+  for (;;) {
+    const headers: Record<string, string> = { accept: 'text/event-stream', 'last-event-id': String(last) };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let ended = false;
+    try {
+      const res = await doFetch(`${baseUrl.replace(/\/$/, '')}/api/matches/${encodeURIComponent(matchId)}/events/stream`, {
+        headers,
+        signal: options.signal,
+      });
+      if (res.status === 204) return;
+      if (!res.ok || !res.body) {
+        const problem = await res.text().catch(() => '');
+        throw new StreamError(res.status, problem);
+      }
+      for await (const message of parseSse(res.body)) {
+        if (message.event === 'end') {
+          ended = true;
+          break;
+        }
+        if (message.event !== 'message') continue;
+        const event = JSON.parse(message.data) as MatchEvent;
+        if (event.version <= last) continue;
+        last = event.version;
+        yield event;
+      }
+    } catch (err) {
+      if (err instanceof StreamError && err.status < 500 && err.status !== 429) throw err;
+      if (options.signal?.aborted || options.reconnect === false) throw err;
+    }
+    if (ended) return;
+    if (options.signal?.aborted || options.reconnect === false) return;
+    await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500));
+  }
+}
+
+export class StreamError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`event stream answered ${status}: ${body.slice(0, 200)}`);
+  }
+}

@@ -1,0 +1,52 @@
+// @bismarck/client: a typed client for the Bismarck api, generated from its OpenAPI document.
+//   const api = createBismarckClient('http://localhost:3000', { token });
+//   const { data, error } = await api.GET('/api/matches/{id}/view', { params: { path: { id } } });
+//   for await (const event of streamMatchEvents('http://localhost:3000', id, { token })) …
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type { paths, components, operations } from './schema';
+export { streamMatchEvents, StreamError, type MatchEvent, type StreamOptions } from './events';
+export { parseSse, type SseMessage } from './sse';
+
+export type BismarckClient = Client<paths>;
+export type Schemas = components['schemas'];
+export type SeatView = Schemas['SeatViewDto'];
+export type PublicState = Schemas['PublicStateDto'];
+export type LegalAction = NonNullable<SeatView['legal']>;
+export type Scorecard = Schemas['ScorecardDto'];
+export type Problem = Schemas['ProblemDto'];
+
+export interface BismarckClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** A seat token: sent as `Authorization: Bearer …` on every request. */
+  readonly token?: string;
+}
+
+/** A typed client: `GET`, `POST`, … take the OpenAPI paths and check params, bodies and answers. */
+export function createBismarckClient(baseUrl: string, options: BismarckClientOptions = {}): BismarckClient {
+  const { token, headers, ...rest } = options;
+  return createClient<paths>({
+    baseUrl: baseUrl.replace(/\/$/, ''),
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string> | undefined) },
+    ...rest,
+  });
+}
+
+/** Throws the problem+json of a failed call; returns the data of a successful one. */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || result.data === undefined) {
+    const problem = result.error as Partial<Problem> | undefined;
+    throw new ApiError(result.response.status, problem?.code ?? 'UNKNOWN', problem?.detail ?? result.response.statusText);
+  }
+  return result.data;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${status} ${code}: ${detail}`);
+  }
+}

@@ -1,0 +1,136 @@
+import { streamMatchEvents, parseSse, type MatchEvent } from '@bismarck/client';
+import { EventStore } from '@bismarck/event-store';
+import { createApp } from '../apps/api/src/bootstrap';
+import { startTestApp, type TestApp } from './support/app';
+import { onRealServer } from './support/database';
+import { createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
+import { collect, listenLocal } from './support/server';
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  base = await listenLocal(t.app);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const versions = (events: MatchEvent[]) => events.map((e) => e.version);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const quick = (http = t.http) => createMatch(http, { options: { schedule: 'quick' } });
+const playSome = async (match: CreatedMatch, n: number) => {
+  for (let i = 0; i < n; i++) await playOneAction(t.http, match, seededPick(i + 3));
+};
+
+describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
+  it('sends every event live, in order with no gap, and closes after MatchFinished', async () => {
+    const match = await quick();
+    const streamed = collect(streamMatchEvents(base, match.id, { reconnect: false }));
+    await playToEnd(t.http, match, seededPick(11));
+    const events = await streamed;
+    const state = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body;
+    expect(versions(events)).toEqual(range(1, state.version));
+    expect(events.at(-1)!.type).toBe('MatchFinished');
+  }, 60_000);
+
+  it('frames each event with id: <version> and ends with an `end` event, then answers 204 at the end', async () => {
+    const match = await quick();
+    await playToEnd(t.http, match, seededPick(5));
+    const res = await fetch(`${base}/api/matches/${match.id}/events/stream`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const messages = await collect(parseSse(res.body!));
+    const data = messages.filter((m) => m.event === 'message');
+    expect(data.map((m) => Number(m.id))).toEqual(data.map((m) => JSON.parse(m.data).version));
+    expect(messages.at(-1)).toMatchObject({ event: 'end' });
+    const last = data.at(-1)!.id;
+    const again = await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { 'last-event-id': String(last) } });
+    expect(again.status).toBe(204);
+  }, 60_000);
+
+  it('resumes with Last-Event-ID: no gap and no duplicate across a dropped connection', async () => {
+    const match = await quick();
+    await playSome(match, 10);
+    const controller = new AbortController();
+    const first: MatchEvent[] = [];
+    // Read a few events live, then drop the connection while the match goes on.
+    const reading = (async () => {
+      try {
+        for await (const e of streamMatchEvents(base, match.id, { signal: controller.signal, reconnect: false })) {
+          first.push(e);
+          if (e.version >= 12) controller.abort();
+        }
+      } catch {
+        // aborted
+      }
+    })();
+    await playSome(match, 8);
+    await reading;
+    await playSome(match, 15);
+    const lastSeen = first.at(-1)!.version;
+    const resumed = collect(streamMatchEvents(base, match.id, { after: lastSeen, reconnect: false }));
+    await playToEnd(t.http, match, seededPick(2));
+    const rest = await resumed;
+    const all = [...first, ...rest];
+    const state = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body;
+    expect(versions(all)).toEqual(range(1, state.version));
+  }, 60_000);
+
+  it('the Last-Event-ID header wins over ?after= and a bad one is refused as problem+json', async () => {
+    const match = await quick();
+    await playSome(match, 3);
+    const ac = new AbortController();
+    const res = await fetch(`${base}/api/matches/${match.id}/events/stream?after=0`, { headers: { 'last-event-id': '2' }, signal: ac.signal });
+    const [firstMessage] = await collect(parseSse(res.body!), (xs) => xs.length >= 1);
+    expect(JSON.parse(firstMessage.data).version).toBe(3);
+    ac.abort();
+    const bad = await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { 'last-event-id': 'x' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('redacts per caller like GET /events: a seat sees its own hand only, a spectator none', async () => {
+    const match = await quick();
+    await playSome(match, 2); // dealt (and, blind or not, the hands are dealt by now or at the contract)
+    await playSome(match, 2);
+    const seat = match.seats[1];
+    const upTo = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body.version;
+    const take = (token?: string) =>
+      collect(streamMatchEvents(base, match.id, { token, reconnect: false }), (xs) => xs.at(-1)!.version >= upTo);
+    const [mine, spectator] = await Promise.all([take(seat.token), take()]);
+    const hands = (events: MatchEvent[]) => events.find((e) => e.type === 'HandsDealt')!.data.hands as (string[] | null)[];
+    expect(hands(mine).map((h) => h !== null)).toEqual([false, true, false]);
+    expect(hands(spectator)).toEqual([null, null, null]);
+    expect(spectator.find((e) => e.type === 'DealStarted')!.data.deck).toBeNull();
+    // The same as the log says to the same callers.
+    const log = (await t.http().get(`/api/matches/${match.id}/events?limit=${upTo}`).set('Authorization', `Bearer ${seat.token}`).expect(200)).body;
+    expect(mine).toEqual(log.events);
+  }, 60_000);
+
+  it('answers 404 for an unknown match and 401 for an unknown token, as problem+json', async () => {
+    const missing = await fetch(`${base}/api/matches/00000000-0000-4000-8000-000000000000/events/stream`);
+    expect(missing.status).toBe(404);
+    const match = await quick();
+    const bad = await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { authorization: 'Bearer bsk_nope' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('content-type')).toMatch(/problem\+json/);
+  });
+
+  it(`a second api instance on the same database streams what the first appends (${onRealServer ? 'NOTIFY' : 'embedded: polling'})`, async () => {
+    const other = await createApp({ databaseUrl: t.db.url, embedded: t.db.embedded, quiet: true, poolSize: 4 });
+    try {
+      const otherBase = await listenLocal(other);
+      const match = await quick();
+      const streamed = collect(streamMatchEvents(otherBase, match.id, { reconnect: false }));
+      await playOneAction(t.http, match);
+      // On a real server the second instance LISTENs: the first one's appends wake it through NOTIFY.
+      expect(other.get(EventStore).wakeups.listening).toBe(onRealServer);
+      await playToEnd(t.http, match, seededPick(9));
+      const state = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body;
+      expect(versions(await streamed)).toEqual(range(1, state.version));
+    } finally {
+      await other.close();
+    }
+  }, 90_000);
+});
