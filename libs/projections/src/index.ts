@@ -1,9 +1,11 @@
 export { projectMatch } from './projection';
 export type { MatchProjection, MatchListRow, DocRow, SeatViewRow, StreamTimes } from './projection';
 export { Projections1799000000000 } from './migrations/1799000000000-projections';
+export { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
+import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000] as const;
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000] as const;
 export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';

@@ -3,7 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { ApiCommand } from './api-docs';
-import { ChooseContractDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
+import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
 import { CommandResultDto } from './dto/responses.dto';
 import { MatchCommands, type CommandOptions, type CommandResult } from './match-commands.service';
 import { CurrentSeat, SeatGuard, SeatRequired } from './seat.guard';
@@ -14,6 +14,22 @@ import { CurrentSeat, SeatGuard, SeatRequired } from './seat.guard';
 @UseGuards(SeatGuard)
 export class CommandsController {
   constructor(private readonly commands: MatchCommands) {}
+
+  @Post('cut')
+  @HttpCode(200)
+  @SeatRequired()
+  @ApiOperation({
+    summary: "Cut the deck before the deal (the seat on the dealer's right; optional)",
+    description:
+      'Mixes the cutter\'s string into the shuffle of the next deal, after the server has committed to its seed ' +
+      '(DeckCommitted): neither the server nor the cutter alone can choose the deck. See docs/fairness.md.',
+  })
+  @ApiBody({ type: CutDto, examples: { cut: { value: { cut: 'k7Qz-42' } } } })
+  @ApiOkResponse({ type: CommandResultDto })
+  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE')
+  cut(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: CutDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+    return this.commands.execute(id, seat, { type: 'cut', cut: body.cut }, commandOptions(headers));
+  }
 
   @Post('deal')
   @HttpCode(200)

@@ -6,12 +6,8 @@ import {
   evolve,
   initialState,
   isDealRevealed,
-  newServerSeed,
-  publicView,
   redactEvent,
   RuleViolation,
-  SHUFFLE_ALGORITHM,
-  shuffleDeck,
   type BismarckEvent,
   type Command,
   type MatchOptions,
@@ -23,6 +19,7 @@ import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarc
 import { projectMatch } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { MetricsService } from '../metrics/metrics.service';
+import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
 import { SeatCredentials } from './seat-credentials.service';
 import type { LoadedMatch } from './state-cache';
@@ -52,7 +49,8 @@ export type SeatCommand =
   | { type: 'deal' }
   | { type: 'chooseContract'; contract: 'spades' | 'trump' | 'notrump' | 'pass'; trump?: 'S' | 'H' | 'D' | 'C' | null }
   | { type: 'discard'; cards: string[] }
-  | { type: 'playCard'; card: string };
+  | { type: 'playCard'; card: string }
+  | { type: 'cut'; cut: string };
 
 export interface CommandOptions {
   /** `If-Match`: apply only at this version. */
@@ -77,13 +75,15 @@ export class MatchCommands {
     private readonly credentials: SeatCredentials,
     private readonly metrics: MetricsService,
     private readonly db: DataSource,
+    private readonly dealing: DealingService,
   ) {}
 
   async create(players: [string, string, string], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
     const id = randomUUID();
     const seeded = seed !== undefined;
     const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
-    const events = decide({ type: 'createMatch', matchId: id, players, options, firstDealer, seeded }, initialState());
+    const decided = decide({ type: 'createMatch', matchId: id, players, options, firstDealer, seeded }, initialState());
+    const { events, seeds } = await this.dealing.complete(id, decided, decided.reduce(evolve, initialState()), seeded);
     const state = events.reduce(evolve, initialState());
     const at = new Date().toISOString();
     const issued = this.credentials.issue();
@@ -95,9 +95,11 @@ export class MatchCommands {
           ...projection,
           credentials: issued.map((t) => ({ match_id: id, seat: t.seat, token_hash: t.hash })),
           ...(seeded ? { secret: { match_id: id, seed } } : {}),
+          ...(seeds.length > 0 ? { seeds } : {}),
         },
       },
     });
+    this.dealing.remember(seeds);
     this.credentials.remember(id, issued);
     this.streams.remember(id, { version: events.length, state, createdAt: at, updatedAt: at });
     const created = events[0] as Extract<BismarckEvent, { type: 'MatchCreated' }>;
@@ -144,9 +146,9 @@ export class MatchCommands {
         });
       }
 
-      let events: BismarckEvent[];
+      let decided: BismarckEvent[];
       try {
-        events = decide(await this.toRulesCommand(matchId, seat, command, current), current.state);
+        decided = decide(await this.toRulesCommand(matchId, seat, command, current), current.state);
       } catch (error) {
         if (!(error instanceof RuleViolation)) throw error;
         const replay = await this.replayed(matchId, scope, options.idempotencyKey, requestHash);
@@ -156,6 +158,7 @@ export class MatchCommands {
         throw error;
       }
 
+      const { events, seeds } = await this.dealing.complete(matchId, decided, decided.reduce(evolve, current.state), isSeeded(current.state));
       const state = events.reduce(evolve, current.state);
       const version = current.version + events.length;
       const at = new Date().toISOString();
@@ -166,7 +169,10 @@ export class MatchCommands {
       try {
         const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
           idempotency: options.idempotencyKey ? { scope, key: options.idempotencyKey, requestHash, response } : undefined,
-          inline: { fn: PROJECT_FN, arg: projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }) },
+          inline: {
+            fn: PROJECT_FN,
+            arg: { ...projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }), ...(seeds.length > 0 ? { seeds } : {}) },
+          },
         });
         if (outcome.status === 'replayed') return outcome.response as CommandResult;
       } catch (error) {
@@ -176,6 +182,7 @@ export class MatchCommands {
         }
         throw error;
       }
+      this.dealing.remember(seeds);
       this.streams.remember(matchId, { version, state, createdAt: current.createdAt, updatedAt: at });
       return response;
     }
@@ -196,10 +203,11 @@ export class MatchCommands {
     switch (command.type) {
       case 'deal': {
         // The shuffle outcome is an input of the rules; its index is the version the deal will start at.
-        const index = current.version + 1;
-        const seed = (await this.seedOf(matchId, current.state)) ?? newServerSeed();
-        return { type: 'deal', seat, deck: shuffleDeck(seed, index), shuffle: { algorithm: SHUFFLE_ALGORITHM, index } };
+        const { deck, shuffle } = await this.dealing.deck(matchId, current.state, current.version + 1, await this.seedOf(matchId, current.state));
+        return { type: 'deal', seat, deck, shuffle };
       }
+      case 'cut':
+        return { type: 'cut', seat, cut: command.cut };
       case 'chooseContract':
         return { type: 'chooseContract', seat, contract: command.contract, trump: command.trump ?? null };
       case 'discard':
@@ -216,7 +224,7 @@ export class MatchCommands {
   private readonly seeds = new Map<string, string>();
 
   private async seedOf(matchId: string, state: MatchState): Promise<string | null> {
-    if (!publicView(state).seeded) return null;
+    if (!isSeeded(state)) return null;
     const known = this.seeds.get(matchId);
     if (known) return known;
     const rows: { seed: string }[] = await this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]);
@@ -226,6 +234,10 @@ export class MatchCommands {
   }
 }
 
+
+function isSeeded(state: MatchState): boolean {
+  return state.status !== 'empty' && state.seeded;
+}
 
 /** The event as this caller may see it now (RULES.md §7). */
 export function eventView(event: BismarckEvent, version: number, at: string, viewer: Viewer, now: MatchState): EventView {

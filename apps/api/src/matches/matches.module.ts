@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommandsController } from './commands.controller';
+import { DealingService } from './dealing.service';
 import { MatchCommands } from './match-commands.service';
 import { MatchQueries } from './match-queries.service';
 import { MatchStreams } from './match-streams.service';
@@ -9,7 +10,7 @@ import { SeatGuard } from './seat.guard';
 
 @Module({
   controllers: [MatchesController, CommandsController],
-  providers: [MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
+  providers: [DealingService, MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
   exports: [MatchStreams, MatchCommands, SeatCredentials, SeatGuard],
 })
 export class MatchesModule {}

@@ -32,3 +32,14 @@ export class PlayCardDto {
   @Matches(CARD, { message: 'card must be rank then suit, e.g. QH' })
   readonly card!: string;
 }
+
+export class CutDto {
+  @ApiProperty({
+    example: 'k7Qz-42',
+    pattern: '^[\\x21-\\x7e]{1,64}$',
+    description: "The cutter's contribution to the next deck: any 1 to 64 visible ASCII characters (docs/fairness.md).",
+  })
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,64}$/, { message: 'cut must be 1 to 64 visible ASCII characters' })
+  readonly cut!: string;
+}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  deckKey,
+  newServerSeed,
+  SHUFFLE_ALGORITHM,
+  sha256Hex,
+  shuffleDeck,
+  type BismarckEvent,
+  type Card,
+  type MatchState,
+} from '@bismarck/rules';
+
+export interface SeedRow {
+  match_id: string;
+  deal: number;
+  commitment: string;
+  seed: string;
+}
+
+/** The events a decision gets from the dealer's side, and the secret seeds to store with them. */
+export interface Completed {
+  events: BismarckEvent[];
+  seeds: SeedRow[];
+}
+
+/**
+ * The server's part in fair deals (docs/fairness.md). For a match without a caller's seed: before each
+ * deal a fresh secret seed is drawn and only its SHA-256 is published (DeckCommitted); the cutter may
+ * then cut; the deck is shuffled from the seed and the cut; when the deal is scored every seed of it
+ * is revealed (SeedRevealed). A seeded match deals from its seed (and the cut): reproducible, no
+ * commitments. Seeds stay in `deal_seeds`, never in the log before their reveal.
+ */
+@Injectable()
+export class DealingService {
+  /** Seeds this process drew or read, per match: commitment → row. */
+  private readonly known = new Map<string, Map<string, SeedRow>>();
+
+  constructor(private readonly db: DataSource) {}
+
+  /** The deck of the next deal and the facts that prove how it was made. */
+  async deck(matchId: string, state: MatchState, index: number, matchSeed: string | null): Promise<{ deck: Card[]; shuffle: Record<string, unknown> }> {
+    if (state.status !== 'awaitingDeal') return { deck: [], shuffle: {} }; // the rules refuse the deal anyway
+    const cut = state.cut;
+    if (matchSeed !== null) {
+      return { deck: shuffleDeck(deckKey(matchSeed, cut), index), shuffle: { algorithm: SHUFFLE_ALGORITHM, index, seeded: true, cut } };
+    }
+    const commitment = state.commitment;
+    const row = commitment === null ? null : await this.seedOf(matchId, commitment);
+    // A match from before commitments existed (or a lost seed) still deals, visibly without proof.
+    const seed = row?.seed ?? newServerSeed();
+    return {
+      deck: shuffleDeck(deckKey(seed, cut), index),
+      shuffle: { algorithm: SHUFFLE_ALGORITHM, index, seeded: false, commitment: row ? commitment : null, cut },
+    };
+  }
+
+  /**
+   * Adds the dealer's events to what the rules decided: SeedRevealed right after each DealScored,
+   * and a DeckCommitted (with a new secret seed) whenever the match then waits for a deal.
+   */
+  async complete(matchId: string, decided: BismarckEvent[], after: MatchState, seeded: boolean): Promise<Completed> {
+    if (seeded) return { events: decided, seeds: [] };
+    const events: BismarckEvent[] = [];
+    for (const event of decided) {
+      events.push(event);
+      if (event.type === 'DealScored') {
+        for (const row of await this.seedsOfDeal(matchId, event.data.deal)) {
+          events.push({ type: 'SeedRevealed', data: { deal: row.deal, commitment: row.commitment, seed: row.seed } });
+        }
+      }
+    }
+    const seeds: SeedRow[] = [];
+    if (after.status === 'awaitingDeal' && after.commitment === null) {
+      const seed = newServerSeed();
+      const row: SeedRow = { match_id: matchId, deal: after.upcomingDeal, commitment: sha256Hex(seed), seed };
+      seeds.push(row);
+      events.push({ type: 'DeckCommitted', data: { deal: row.deal, commitment: row.commitment } });
+    }
+    return { events, seeds };
+  }
+
+  /** Call once the seeds are committed to the database with their events. */
+  remember(seeds: SeedRow[]): void {
+    for (const row of seeds) this.rows(row.match_id).set(row.commitment, row);
+  }
+
+  private rows(matchId: string): Map<string, SeedRow> {
+    let rows = this.known.get(matchId);
+    if (!rows) this.known.set(matchId, (rows = new Map()));
+    return rows;
+  }
+
+  private async seedOf(matchId: string, commitment: string): Promise<SeedRow | null> {
+    const hit = this.known.get(matchId)?.get(commitment);
+    if (hit) return hit;
+    const rows: SeedRow[] = await this.db.query('SELECT match_id, deal, commitment, seed FROM deal_seeds WHERE match_id = $1 AND commitment = $2', [
+      matchId,
+      commitment,
+    ]);
+    if (rows[0]) this.rows(matchId).set(commitment, rows[0]);
+    return rows[0] ?? null;
+  }
+
+  private async seedsOfDeal(matchId: string, deal: number): Promise<SeedRow[]> {
+    const rows: SeedRow[] = await this.db.query(
+      'SELECT match_id, deal, commitment, seed FROM deal_seeds WHERE match_id = $1 AND deal = $2 ORDER BY commitment',
+      [matchId, deal],
+    );
+    // Revealed seeds are not needed again in this process.
+    const known = this.known.get(matchId);
+    for (const row of rows) known?.delete(row.commitment);
+    return rows;
+  }
+}
