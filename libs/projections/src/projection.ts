@@ -7,7 +7,8 @@ export interface MatchListRow {
   phase: string;
   deal_number: number;
   deals_in_match: number;
-  players: string[];
+  /** null for an open seat of a waiting match. */
+  players: (string | null)[];
   options: unknown;
   seeded: boolean;
   totals: number[];

@@ -2,6 +2,7 @@
 //
 // Precedence of checks (the first failing one gives the code), the same for every command:
 //   1. the match exists (createMatch on a match → MATCH_EXISTS; anything else on none → MATCH_NOT_FOUND)
+//      joinSeat is decided here (lobby); any other command to a match still waiting for players → MATCH_NOT_STARTED
 //   2. the phase accepts this kind of command (WRONG_PHASE; a finished match accepts nothing)
 //   3. the seat is the one to act (NOT_YOUR_TURN; a seat that is not 0, 1 or 2 → VALIDATION_FAILED)
 //   4. the input is well formed (VALIDATION_FAILED: unknown card codes, wrong count, duplicates, ...)
@@ -43,6 +44,7 @@ import type {
   CreateMatch,
   Deal,
   Discard,
+  JoinSeat,
   PlayCard,
   Seat,
   Suit,
@@ -53,6 +55,8 @@ export const decide = (command: Command, state: MatchState): BismarckEvent[] => 
   if (command === null || typeof command !== 'object') return refuse('VALIDATION_FAILED', 'a command is an object');
   if (command.type === 'createMatch') return createMatch(command, state);
   if (state.status === 'empty') return refuse('MATCH_NOT_FOUND', 'there is no such match');
+  if (command.type === 'joinSeat') return joinSeat(command, state);
+  if (state.status === 'awaitingPlayers') return refuse('MATCH_NOT_STARTED', 'the match starts when all three seats are taken');
   switch (command.type) {
     case 'deal':
       return deal(command, state);
@@ -78,8 +82,8 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
   if (state.status !== 'empty') refuse('MATCH_EXISTS', 'this match already exists');
   const { matchId, players, firstDealer, seeded } = command;
   if (typeof matchId !== 'string' || matchId.length === 0) refuse('VALIDATION_FAILED', 'matchId must be a non-empty string');
-  if (!Array.isArray(players) || players.length !== 3 || !players.every((p) => typeof p === 'string' && p.trim() !== ''))
-    refuse('VALIDATION_FAILED', 'players must be 3 non-empty names');
+  if (!Array.isArray(players) || players.length !== 3 || !players.every((p) => p === null || isName(p)))
+    refuse('VALIDATION_FAILED', 'players must be 3 non-empty names (null for an open seat)');
   if (!isSeat(firstDealer)) refuse('VALIDATION_FAILED', 'firstDealer must be 0, 1 or 2');
   const options = resolveOptions(command.options ?? {});
   return [
@@ -89,6 +93,20 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
     },
   ];
 };
+
+// ---- joinSeat (the lobby) ---------------------------------------------------------------------------
+
+/** Precedence: the seat and name are well formed (VALIDATION_FAILED), then the seat is open (SEAT_TAKEN). */
+const joinSeat = (command: JoinSeat, state: Exclude<MatchState, { status: 'empty' }>): BismarckEvent[] => {
+  const { seat, name } = command;
+  if (!isSeat(seat)) refuse('VALIDATION_FAILED', 'seat must be 0, 1 or 2');
+  if (!isName(name)) refuse('VALIDATION_FAILED', 'name must be a non-empty name');
+  // Once the match has started, every seat is taken.
+  if (state.status !== 'awaitingPlayers' || state.players[seat] !== null) refuse('SEAT_TAKEN', `seat ${seat} is taken`);
+  return [{ type: 'SeatJoined', data: { seat, name } }];
+};
+
+const isName = (p: unknown): p is string => typeof p === 'string' && p.trim() !== '';
 
 // ---- deal -----------------------------------------------------------------------------------------
 
@@ -264,7 +282,7 @@ const cardId = (card: unknown): CardId => {
   return parseCard(card as Card);
 };
 
-const PHASE_NAMES: Record<Exclude<MatchState['status'], 'empty'>, string> = {
+const PHASE_NAMES: Record<StartedMatch['status'], string> = {
   awaitingDeal: 'the dealer has to deal',
   awaitingContract: 'forehand has to announce the contract',
   layingAway: 'forehand has to lay away 4 cards',

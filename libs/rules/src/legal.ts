@@ -63,6 +63,7 @@ export const allowedTrumps = (options: MatchOptions): Suit[] =>
 export const legalActions = (state: MatchState, seat: Seat): LegalAction | null => {
   switch (state.status) {
     case 'empty':
+    case 'awaitingPlayers':
     case 'finished':
       return null;
     case 'awaitingDeal':

@@ -64,6 +64,16 @@ export interface Empty {
   readonly status: 'empty';
 }
 
+/** A lobby table: created with open seats (null names); it starts when SeatJoined has filled all three. */
+export interface AwaitingPlayers {
+  readonly status: 'awaitingPlayers';
+  readonly matchId: string;
+  readonly players: Triple<string | null>;
+  readonly options: MatchOptions;
+  readonly firstDealer: Seat;
+  readonly seeded: boolean;
+}
+
 /** Waiting for the dealer of the next deal (or of the same deal again, after a void). */
 export interface AwaitingDeal extends MatchInfo, DealSeats {
   readonly status: 'awaitingDeal';
@@ -118,8 +128,9 @@ export interface Finished extends MatchInfo {
   readonly previous: { readonly tricksTaken: Triple<number>; readonly lastTrick: TakenTrick | null } | null;
 }
 
-export type MatchState = Empty | AwaitingDeal | AwaitingContract | LayingAway | TrickPlay | Finished;
-export type StartedMatch = Exclude<MatchState, Empty>;
+export type MatchState = Empty | AwaitingPlayers | AwaitingDeal | AwaitingContract | LayingAway | TrickPlay | Finished;
+/** A match with all three seats taken (the lobby is not started). */
+export type StartedMatch = Exclude<MatchState, Empty | AwaitingPlayers>;
 export type DealInProgress = AwaitingContract | LayingAway | TrickPlay;
 
 export const initialState = (): MatchState => ({ status: 'empty' });
@@ -164,10 +175,11 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
     case 'MatchCreated': {
       if (state.status !== 'empty') return state;
       const { matchId, players, options, firstDealer, seeded } = event.data;
+      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, options, firstDealer, seeded };
       return {
         status: 'awaitingDeal',
         matchId,
-        players,
+        players: players as Triple<string>,
         options,
         firstDealer,
         seeded,
@@ -184,6 +196,14 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
         commitment: null,
         cut: null,
       };
+    }
+    case 'SeatJoined': {
+      if (state.status !== 'awaitingPlayers' || state.players[event.data.seat] !== null) return state;
+      const players = tripleWith(state.players, event.data.seat, event.data.name);
+      if (players.some((p) => p === null)) return { ...state, players };
+      // The table is full: from here on the match is exactly one created with these three names.
+      const { matchId, options, firstDealer, seeded } = state;
+      return evolve(initialState(), { type: 'MatchCreated', data: { matchId, players, options, firstDealer, seeded } });
     }
     case 'DealStarted': {
       if (state.status !== 'awaitingDeal') return state;

@@ -25,7 +25,8 @@ export interface MatchOptions {
 export interface CreateMatch {
   type: 'createMatch';
   matchId: string;
-  players: Triple<string>;
+  /** The seats' names; null leaves a seat open for someone to join (a lobby table). */
+  players: Triple<string | null>;
   options?: Partial<MatchOptions>;
   /** Drawn fairly by the caller (randomness stays outside the rules). */
   firstDealer: Seat;
@@ -62,7 +63,13 @@ export interface Cut {
   seat: Seat;
   cut: string;
 }
-export type Command = CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut;
+/** Someone takes an open seat of a waiting match; the match starts when the third seat is taken. */
+export interface JoinSeat {
+  type: 'joinSeat';
+  seat: Seat;
+  name: string;
+}
+export type Command = JoinSeat | CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut;
 
 // ---- events: past-tense facts carrying everything replay needs ------------------------------
 
@@ -74,8 +81,10 @@ export interface PlayedCard {
 export type BismarckEvent =
   | {
       type: 'MatchCreated';
-      data: { matchId: string; players: Triple<string>; options: MatchOptions; firstDealer: Seat; seeded: boolean };
+      /** A null name is an open seat: the match waits until SeatJoined has filled every seat. */
+      data: { matchId: string; players: Triple<string | null>; options: MatchOptions; firstDealer: Seat; seeded: boolean };
     }
+  | { type: 'SeatJoined'; data: { seat: Seat; name: string } }
   | {
       type: 'DealStarted';
       data: {
@@ -138,7 +147,8 @@ export type LegalAction =
 /** The spectator's view: only public information (RULES.md section 7). */
 export interface PublicView {
   options: MatchOptions;
-  seats: { seat: Seat; name: string }[];
+  /** `name` is null for a seat still open (status `waiting`). */
+  seats: { seat: Seat; name: string | null }[];
   status: Status;
   phase: Phase;
   /** 1-based; 0 before the first deal. */
@@ -185,7 +195,7 @@ export interface ScorecardDeal {
 }
 
 export interface Scorecard {
-  seats: { seat: Seat; name: string }[];
+  seats: { seat: Seat; name: string | null }[];
   deals: ScorecardDeal[];
   /** Per seat, the deal number in which each contract was used. */
   contractsPlayed: Triple<Partial<Record<Contract, number>>>;
@@ -207,4 +217,8 @@ export type RuleErrorCode =
   | 'DISCARD_FIRST'
   | 'MATCH_EXISTS'
   | 'MATCH_NOT_FOUND'
-  | 'VALIDATION_FAILED';
+  | 'VALIDATION_FAILED'
+  /** A command to a match whose seats are not all taken yet (status `waiting`). */
+  | 'MATCH_NOT_STARTED'
+  /** joinSeat on a seat someone already holds. */
+  | 'SEAT_TAKEN';

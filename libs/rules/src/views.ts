@@ -2,8 +2,8 @@
 // (seatView), the scorecard, and the event log as a given viewer may see it (redactEvent).
 import { EMPTY, toCodes, cardCode, size } from './cards';
 import { legalActions } from './legal';
-import { exhaustive, resolveOptions } from './options';
-import type { MatchState, TakenTrick } from './state';
+import { dealsInMatch, exhaustive, resolveOptions } from './options';
+import { type MatchState, type TakenTrick, nextSeat } from './state';
 import type {
   BismarckEvent,
   Phase,
@@ -18,6 +18,7 @@ import type {
 
 const PHASES: Record<MatchState['status'], Phase> = {
   empty: 'deal',
+  awaitingPlayers: 'deal',
   awaitingDeal: 'deal',
   awaitingContract: 'contract',
   layingAway: 'discard',
@@ -54,6 +55,16 @@ export const publicView = (state: MatchState): PublicView => {
       winners: null,
       seeded: false,
       fairness: { commitment: null, cut: null },
+    };
+  if (state.status === 'awaitingPlayers')
+    return {
+      ...publicView({ status: 'empty' }),
+      options: { ...state.options },
+      seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+      dealsInMatch: dealsInMatch(state.options),
+      dealer: state.firstDealer,
+      forehand: nextSeat(state.firstDealer),
+      seeded: state.seeded,
     };
   const base = {
     options: { ...state.options },
@@ -144,6 +155,8 @@ export const seatView = (state: MatchState, seat: Seat): SeatView => ({
 export const scorecard = (state: MatchState): Scorecard => {
   if (state.status === 'empty')
     return { seats: [], deals: [], contractsPlayed: [{}, {}, {}], totals: zeros(), finished: false, winners: null };
+  if (state.status === 'awaitingPlayers')
+    return { ...scorecard({ status: 'empty' }), seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })) };
   return {
     seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
     deals: state.scored.map((d) => ({
@@ -163,11 +176,11 @@ export const scorecard = (state: MatchState): Scorecard => {
 
 /** True once the deal with this number has been scored: nothing of it is secret any more. */
 export const isDealRevealed = (state: MatchState, deal: number): boolean =>
-  state.status !== 'empty' && state.scored.some((d) => d.number === deal);
+  state.status !== 'empty' && state.status !== 'awaitingPlayers' && state.scored.some((d) => d.number === deal);
 
 /** The deal an event belongs to, or null for match-level events. */
 export const dealOf = (event: BismarckEvent): number | null =>
-  event.type === 'MatchCreated' || event.type === 'MatchFinished' ? null : event.data.deal;
+  event.type === 'MatchCreated' || event.type === 'SeatJoined' || event.type === 'MatchFinished' ? null : event.data.deal;
 
 /**
  * The event as `viewer` may see it. Never drops an event, only nulls its secret fields: the deck
@@ -187,6 +200,7 @@ export const redactEvent = (event: BismarckEvent, viewer: Viewer, revealed: bool
     case 'CardsLaidAway':
       return event.data.seat === viewer ? event : { type: event.type, data: { ...event.data, cards: null } };
     case 'MatchCreated':
+    case 'SeatJoined':
     case 'ContractChosen':
     case 'CardPlayed':
     case 'TrickTaken':
