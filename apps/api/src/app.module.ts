@@ -9,10 +9,12 @@ import { appConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
+import { LobbyModule } from './lobby/lobby.module';
 import { edgeConfig } from './config/edge.config';
 import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProblemFilter } from './problem/problem.filter';
+import { ReplayModule } from './replay/replay.module';
 
 export interface AppModuleOptions {
   databaseUrl: string;
@@ -53,7 +55,9 @@ export class AppModule {
         HealthModule,
         MatchesModule,
         LiveModule,
+        LobbyModule,
         AdminModule,
+        ReplayModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

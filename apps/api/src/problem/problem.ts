@@ -19,6 +19,12 @@ export const PROBLEM_STATUS = {
   WRONG_PHASE: 409,
   DISCARD_FIRST: 409,
   MATCH_EXISTS: 409,
+  // A command to a lobby match before all three seats are taken.
+  MATCH_NOT_STARTED: 409,
+  // A join of a seat someone already holds.
+  SEAT_TAKEN: 409,
+  // Export waits for the end of the match: until then some cards are secret.
+  MATCH_NOT_FINISHED: 409,
   // Another command won the race for this version and this one could not be re-decided in time.
   CONCURRENT_UPDATE: 409,
   VERSION_MISMATCH: 412,
@@ -50,6 +56,9 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   WRONG_PHASE: 'That command does not fit the current phase',
   DISCARD_FIRST: 'Forehand must lay away four cards before leading',
   MATCH_EXISTS: 'The match exists already',
+  MATCH_NOT_STARTED: 'The match waits for players to take its open seats',
+  SEAT_TAKEN: 'That seat is taken',
+  MATCH_NOT_FINISHED: 'The match is not finished',
   CONCURRENT_UPDATE: 'The match changed while the command was decided',
   VERSION_MISMATCH: 'The match is no longer at that version',
   PAYLOAD_TOO_LARGE: 'The request body is too large',

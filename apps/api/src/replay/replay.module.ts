@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { MatchesModule } from '../matches/matches.module';
+import { ReplayController } from './replay.controller';
+import { ReplayService } from './replay.service';
+
+@Module({ imports: [MatchesModule], controllers: [ReplayController], providers: [ReplayService] })
+export class ReplayModule {}

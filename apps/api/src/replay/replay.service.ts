@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { auditMatch, EXPORT_FORMAT, type AuditReport, type ExportedEvent, type ExportedMatch } from '@bismarck/audit';
+import { EventStore } from '@bismarck/event-store';
+import { evolve, initialState, isDealRevealed, publicView, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
+import { ProblemException } from '../problem/problem';
+import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
+
+interface EventRow {
+  version: number;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date | string;
+  micros: string;
+  hash: string;
+}
+
+export interface ReplayView {
+  /** The state right after this event. */
+  replayVersion: number;
+  /** The match's version now. */
+  latestVersion: number;
+  /** The view as the caller may see it; a scored deal shows every hand. */
+  view: Record<string, unknown>;
+  /** Present when the deal on the table at this version has been scored since: nothing of it is secret. */
+  revealed: { deal: number; hands: string[][]; laidAway: string[] | null; deck: string[] | null } | null;
+}
+
+export interface AuditResult extends AuditReport {
+  /** The database's own check of the hash chain (es_verify_stream), independent of the replay. */
+  databaseChain: { ok: boolean; brokenAt: number | null };
+}
+
+/** Any moment of a match as the caller may see it, the audit, and the self-contained export. */
+@Injectable()
+export class ReplayService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly store: EventStore,
+    private readonly streams: MatchStreams,
+  ) {}
+
+  async replay(id: string, version: number, viewer: Viewer): Promise<ReplayView> {
+    const latest = await this.streams.load(id);
+    if (!latest) throw notFound(id);
+    if (version > latest.version) {
+      throw new ProblemException('VALIDATION_FAILED', `version must be at most ${latest.version}, the match's current version.`);
+    }
+    const events = (await this.store.readStream(id, { limit: version })).map(toDomainEvent);
+    const state = events.reduce(evolve, initialState());
+    const view: Record<string, unknown> =
+      viewer === 'spectator' ? { id, version, ...publicView(state) } : { id, version, ...seatView(state, viewer) };
+    const deal = typeof view.dealNumber === 'number' ? view.dealNumber : 0;
+    // Revealed at read time: a deal scored by now has no secrets, even when replaying its middle.
+    const revealed = deal > 0 && isDealRevealed(latest.state, deal) ? revealedDeal(state, events, deal) : null;
+    return { replayVersion: version, latestVersion: latest.version, view, revealed };
+  }
+
+  async audit(id: string): Promise<AuditResult> {
+    const doc = await this.exportDocument(id);
+    const report = auditMatch(doc);
+    const chain = await this.store.verifyStream(id);
+    return { ...report, ok: report.ok && chain.ok, databaseChain: { ok: chain.ok, brokenAt: chain.brokenAt } };
+  }
+
+  /** The whole log with its proofs; only for a finished match (before that, cards are still secret). */
+  async exportFinished(id: string): Promise<ExportedMatch> {
+    const doc = await this.exportDocument(id);
+    if (doc.events.at(-1)?.type !== 'MatchFinished') {
+      throw new ProblemException('MATCH_NOT_FINISHED', 'A match can be exported once it is finished: until then some cards are secret.');
+    }
+    return doc;
+  }
+
+  private async exportDocument(id: string): Promise<ExportedMatch> {
+    const rows: EventRow[] = await this.db.query(
+      `SELECT version, type, data, metadata, recorded_at,
+              (extract(epoch FROM recorded_at) * 1000000)::bigint::text AS micros, encode(hash, 'hex') AS hash
+         FROM events WHERE stream_id = $1 ORDER BY version`,
+      [id],
+    );
+    if (rows.length === 0) throw notFound(id);
+    const events: ExportedEvent[] = rows.map((r) => ({
+      version: Number(r.version),
+      type: r.type,
+      data: r.data,
+      metadata: r.metadata,
+      recordedAt: new Date(r.recorded_at).toISOString(),
+      recordedAtMicros: r.micros,
+      hash: r.hash,
+    }));
+    const created = events[0].data as { seeded?: boolean };
+    return { format: EXPORT_FORMAT, matchId: id, exportedAt: new Date().toISOString(), seeded: created.seeded === true, events };
+  }
+}
+
+function revealedDeal(state: ReturnType<typeof initialState>, events: BismarckEvent[], deal: number): ReplayView['revealed'] {
+  const hands = ([0, 1, 2] as const).map((s) => (seatView(state, s).hand as string[]) ?? []);
+  const forehand = publicView(state).forehand;
+  const laidAway = forehand === null ? null : seatView(state, forehand).laidAway;
+  const started = [...events].reverse().find((e) => e.type === 'DealStarted' && e.data.deal === deal) as
+    | Extract<BismarckEvent, { type: 'DealStarted' }>
+    | undefined;
+  return { deal, hands, laidAway, deck: started?.data.deck ?? null };
+}
+
+function notFound(id: string): ProblemException {
+  return new ProblemException('MATCH_NOT_FOUND', `There is no match ${id}.`);
+}

@@ -1,0 +1,280 @@
+import {
+  decide,
+  deckKey,
+  evolve,
+  initialState,
+  RuleViolation,
+  sha256Hex,
+  shuffleDeck,
+  type BismarckEvent,
+  type Command,
+  type MatchState,
+} from '@bismarck/rules';
+import { eventHash, type ExportedEvent } from './chain';
+
+export const EXPORT_FORMAT = 'bismarck-export-v1';
+
+/** A match as one self-contained document: the whole log with its proofs. */
+export interface ExportedMatch {
+  format: typeof EXPORT_FORMAT;
+  matchId: string;
+  exportedAt: string;
+  /** True when created with a caller's seed: reproducible, NOT provably fair. */
+  seeded: boolean;
+  events: ExportedEvent[];
+}
+
+export interface AuditCheck {
+  name: 'chain' | 'commitments' | 'decks' | 'rules' | 'scores';
+  ok: boolean;
+  /** What was checked, or what failed. Never a card that is still secret. */
+  detail: string;
+  /** The first event version that fails this check. */
+  failedAt: number | null;
+}
+
+export interface AuditReport {
+  ok: boolean;
+  matchId: string;
+  version: number;
+  seeded: boolean;
+  /** Deals whose deck provably neither the server nor a seat alone chose (committed seed, seat's cut, revealed). */
+  provablyFairDeals: number[];
+  scoredDeals: number[];
+  checks: AuditCheck[];
+  /** The first event version that fails any check. */
+  firstFailure: number | null;
+}
+
+/** Events the dealer's side adds around the rules' decisions (not decided by the rules). */
+const DEALER_EVENTS = new Set(['DeckCommitted', 'SeedRevealed']);
+
+type E<T extends BismarckEvent['type']> = Extract<BismarckEvent, { type: T }>;
+const asEvent = (e: ExportedEvent): BismarckEvent => ({ type: e.type, data: e.data }) as BismarckEvent;
+
+/**
+ * Checks a match from its full log alone: the hash chain, every commitment against its revealed seed,
+ * every deck re-derived and compared with the cards dealt, every decision replayed through the rules,
+ * and the scores recomputed. Pure: the same function runs in the service and offline (`verify`).
+ */
+export function auditMatch(doc: ExportedMatch): AuditReport {
+  const events = doc.events;
+  const scoredDeals = events.filter((e) => e.type === 'DealScored').map((e) => (e.data as E<'DealScored'>['data']).deal);
+  const checks = [
+    checkChain(doc),
+    checkCommitments(doc, new Set(scoredDeals)),
+    checkDecks(doc, new Set(scoredDeals)),
+    checkRules(events),
+    checkScores(events),
+  ];
+  const failures = checks.map((c) => c.failedAt).filter((v): v is number => v !== null);
+  return {
+    ok: checks.every((c) => c.ok),
+    matchId: doc.matchId,
+    version: events.length,
+    seeded: doc.seeded,
+    provablyFairDeals: doc.seeded ? [] : fairDeals(events, new Set(scoredDeals)),
+    scoredDeals,
+    checks,
+    firstFailure: failures.length ? Math.min(...failures) : null,
+  };
+}
+
+const pass = (name: AuditCheck['name'], detail: string): AuditCheck => ({ name, ok: true, detail, failedAt: null });
+const fail = (name: AuditCheck['name'], failedAt: number, detail: string): AuditCheck => ({ name, ok: false, detail, failedAt });
+
+function checkChain(doc: ExportedMatch): AuditCheck {
+  let previous: string | null = null;
+  for (const [i, e] of doc.events.entries()) {
+    if (e.version !== i + 1) return fail('chain', i + 1, `event ${i + 1} has version ${e.version}: the log is not gapless and in order`);
+    let expected: string;
+    try {
+      expected = eventHash(previous, doc.matchId, e);
+    } catch (error) {
+      return fail('chain', e.version, `event ${e.version} cannot be hashed: ${(error as Error).message}`);
+    }
+    if (expected !== e.hash) return fail('chain', e.version, `event ${e.version}'s hash does not match its content and its predecessor`);
+    previous = e.hash;
+  }
+  return pass('chain', `${doc.events.length} events, versions 1..${doc.events.length}, every hash covers its predecessor`);
+}
+
+function checkCommitments(doc: ExportedMatch, scored: Set<number>): AuditCheck {
+  if (doc.seeded) return pass('commitments', 'seeded match: decks come from the creator\'s seed; nothing is committed (not provably fair)');
+  const committed = new Map<string, number>(); // commitment → version where published
+  const used = new Map<string, { deal: number; version: number }>();
+  let checked = 0;
+  for (const e of doc.events) {
+    if (e.type === 'DeckCommitted') committed.set((e.data as E<'DeckCommitted'>['data']).commitment, e.version);
+    if (e.type === 'DealStarted') {
+      const d = e.data as E<'DealStarted'>['data'];
+      const commitment = (d.shuffle as { commitment?: string | null } | undefined)?.commitment;
+      if (!commitment) return fail('commitments', e.version, `deal ${d.deal} started without a commitment`);
+      const at = committed.get(commitment);
+      if (at === undefined || at > e.version) return fail('commitments', e.version, `deal ${d.deal} used a commitment that was not published before it`);
+      if (used.has(commitment)) return fail('commitments', e.version, `deal ${d.deal} reused a commitment`);
+      used.set(commitment, { deal: d.deal, version: e.version });
+    }
+    if (e.type === 'SeedRevealed') {
+      const d = e.data as E<'SeedRevealed'>['data'];
+      if (sha256Hex(d.seed) !== d.commitment) return fail('commitments', e.version, `the seed revealed for deal ${d.deal} does not hash to its commitment`);
+      if (!used.has(d.commitment) && !committed.has(d.commitment)) return fail('commitments', e.version, `a seed was revealed for an unknown commitment`);
+      checked++;
+    }
+  }
+  const revealed = new Set(doc.events.filter((e) => e.type === 'SeedRevealed').map((e) => (e.data as E<'SeedRevealed'>['data']).commitment));
+  for (const [commitment, use] of used) {
+    if (scored.has(use.deal) && !revealed.has(commitment)) return fail('commitments', use.version, `deal ${use.deal} is scored but its seed was never revealed`);
+  }
+  return pass('commitments', `${used.size} decks each used a commitment published before it; ${checked} revealed seeds match their commitments`);
+}
+
+function checkDecks(doc: ExportedMatch, scored: Set<number>): AuditCheck {
+  // Only seeds that match their commitment re-derive decks; a bad reveal is the commitments check's finding.
+  const seeds = new Map<string, string>();
+  const badReveals = new Set<string>();
+  for (const e of doc.events) {
+    if (e.type !== 'SeedRevealed') continue;
+    const { commitment, seed } = e.data as E<'SeedRevealed'>['data'];
+    if (sha256Hex(seed) === commitment) seeds.set(commitment, seed);
+    else badReveals.add(commitment);
+  }
+  let cut: string | null = null;
+  let rederived = 0;
+  let comparable = 0;
+  for (const [i, e] of doc.events.entries()) {
+    if (e.type === 'DeckCut') cut = (e.data as E<'DeckCut'>['data']).cut;
+    if (e.type !== 'DealStarted') continue;
+    const d = e.data as E<'DealStarted'>['data'];
+    const shuffle = (d.shuffle ?? {}) as { index?: number; commitment?: string | null; cut?: string | null };
+    if ((shuffle.cut ?? null) !== cut) return fail('decks', e.version, `deal ${d.deal} ignored the cut that was made before it`);
+    cut = null;
+    if (!scored.has(d.deal)) continue; // still secret: checked once the deal is scored
+    comparable++;
+    const deck = d.deck ?? [];
+    if (deck.length !== 52) return fail('decks', e.version, `deal ${d.deal}'s deck is not in the log`);
+    if (JSON.stringify(d.tableCards) !== JSON.stringify(deck.slice(0, 4))) return fail('decks', e.version, `deal ${d.deal}'s table cards are not the top of its deck`);
+    const dealt = doc.events.slice(i + 1).find((x) => x.type === 'HandsDealt' || x.type === 'DealStarted');
+    if (dealt?.type === 'HandsDealt') {
+      const hands = (dealt.data as E<'HandsDealt'>['data']).hands;
+      for (let k = 0; k < 48; k++) {
+        const seat = (d.forehand + k) % 3;
+        if (hands[seat]?.[Math.floor(k / 3)] !== deck[4 + k]) return fail('decks', dealt.version, `deal ${d.deal}'s hands are not dealt from its deck`);
+      }
+    }
+    if (doc.seeded) continue; // the creator's seed is not published
+    if (shuffle.commitment && badReveals.has(shuffle.commitment)) continue;
+    const seed = shuffle.commitment ? seeds.get(shuffle.commitment) : undefined;
+    if (seed === undefined || shuffle.index === undefined) return fail('decks', e.version, `deal ${d.deal}'s deck cannot be re-derived: no revealed seed`);
+    if (JSON.stringify(shuffleDeck(deckKey(seed, shuffle.cut ?? null), shuffle.index)) !== JSON.stringify(deck)) {
+      return fail('decks', e.version, `deal ${d.deal}'s deck is not the one its seed and cut give`);
+    }
+    rederived++;
+  }
+  return pass(
+    'decks',
+    doc.seeded
+      ? `${comparable} scored decks dealt as recorded (seeded: the seed itself is not published)`
+      : `${rederived} scored decks re-derived from seed and cut and equal to the cards dealt`,
+  );
+}
+
+/** The command a recorded event answers, for the events that start a decision. */
+function commandOf(e: BismarckEvent, state: MatchState): Command | null {
+  switch (e.type) {
+    case 'MatchCreated':
+      return { type: 'createMatch', ...e.data };
+    case 'DealStarted':
+      return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], ...(e.data.shuffle ? { shuffle: e.data.shuffle } : {}) };
+    case 'ContractChosen':
+      return { type: 'chooseContract', seat: e.data.seat, contract: e.data.contract, trump: e.data.trump };
+    case 'CardsLaidAway':
+      return { type: 'discard', seat: e.data.seat, cards: e.data.cards ?? [] };
+    case 'CardPlayed':
+    case 'DealVoided':
+      return { type: 'playCard', seat: e.data.seat, card: e.data.card };
+    case 'DeckCut':
+      return { type: 'cut', seat: e.data.seat, cut: e.data.cut };
+    default:
+      void state;
+      return null;
+  }
+}
+
+const canonical = (v: unknown): string => JSON.stringify(sortKeys(JSON.parse(JSON.stringify(v))));
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sortKeys(x)]));
+  return v;
+}
+
+function checkRules(events: ExportedEvent[]): AuditCheck {
+  let state = initialState();
+  let decisions = 0;
+  let i = 0;
+  while (i < events.length) {
+    const logged = asEvent(events[i]);
+    if (DEALER_EVENTS.has(logged.type)) {
+      state = evolve(state, logged);
+      i++;
+      continue;
+    }
+    const command = commandOf(logged, state);
+    if (command === null) return fail('rules', events[i].version, `${logged.type} at version ${events[i].version} does not follow from any command`);
+    let produced: BismarckEvent[];
+    try {
+      produced = decide(command, state);
+    } catch (error) {
+      const code = error instanceof RuleViolation ? error.code : 'ERROR';
+      return fail('rules', events[i].version, `the rules refuse the ${command.type} recorded at version ${events[i].version} (${code})`);
+    }
+    for (const p of produced) {
+      while (i < events.length && DEALER_EVENTS.has(events[i].type)) state = evolve(state, asEvent(events[i++]));
+      if (i >= events.length) return fail('rules', events.length, `the log ends before the ${p.type} that the rules produce`);
+      if (events[i].type !== p.type || canonical(events[i].data) !== canonical(p.data)) {
+        return fail('rules', events[i].version, `version ${events[i].version} is not what the rules decide (${p.type} expected, ${events[i].type} recorded)`);
+      }
+      state = evolve(state, p);
+      i++;
+    }
+    decisions++;
+  }
+  return pass('rules', `${decisions} decisions replayed through the rules: every event is what the rules decide`);
+}
+
+function checkScores(events: ExportedEvent[]): AuditCheck {
+  const totals = [0, 0, 0];
+  let deals = 0;
+  for (const e of events) {
+    if (e.type === 'DealScored') {
+      const d = e.data as E<'DealScored'>['data'];
+      if (d.tricks.reduce((a, b) => a + b, 0) !== 16) return fail('scores', e.version, `deal ${d.deal} does not have 16 tricks`);
+      for (let s = 0; s < 3; s++) totals[s] += d.points[s];
+      if (JSON.stringify(d.totals) !== JSON.stringify(totals)) return fail('scores', e.version, `the running totals after deal ${d.deal} are not the sum of its points`);
+      deals++;
+    }
+    if (e.type === 'MatchFinished') {
+      const d = e.data as E<'MatchFinished'>['data'];
+      const best = Math.max(...totals);
+      const winners = [0, 1, 2].filter((s) => totals[s] === best);
+      if (JSON.stringify(d.totals) !== JSON.stringify(totals) || JSON.stringify(d.winners) !== JSON.stringify(winners)) {
+        return fail('scores', e.version, 'the final totals or winners are not those of the deals');
+      }
+    }
+  }
+  return pass('scores', `${deals} deals scored; totals ${JSON.stringify(totals)} are the sums of their points`);
+}
+
+/** Scored deals whose every attempt used a committed seed, a seat's cut, and a revealed seed. */
+function fairDeals(events: ExportedEvent[], scored: Set<number>): number[] {
+  const revealed = new Set(events.filter((e) => e.type === 'SeedRevealed').map((e) => (e.data as E<'SeedRevealed'>['data']).commitment));
+  const fair = new Map<number, boolean>();
+  for (const e of events) {
+    if (e.type !== 'DealStarted') continue;
+    const d = e.data as E<'DealStarted'>['data'];
+    const s = (d.shuffle ?? {}) as { commitment?: string | null; cut?: string | null };
+    const ok = Boolean(s.commitment && revealed.has(s.commitment) && s.cut);
+    fair.set(d.deal, (fair.get(d.deal) ?? true) && ok);
+  }
+  return [...fair].filter(([deal, ok]) => ok && scored.has(deal)).map(([deal]) => deal);
+}

@@ -1,0 +1,137 @@
+import { auditMatch, type ExportedMatch } from '@bismarck/audit';
+import { startTestApp, type TestApp } from './support/app';
+import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const state = async (m: CreatedMatch) => (await t.http().get(`/api/matches/${m.id}`).expect(200)).body;
+
+/** Plays to the end; the seat on the dealer's right cuts before every deal. */
+async function playWithCuts(m: CreatedMatch, cut = true): Promise<void> {
+  const pick = seededPick(7);
+  for (let s = await state(m); s.status !== 'finished'; s = await state(m)) {
+    if (cut && s.phase === 'deal' && s.fairness.cut === null) {
+      const cutter = (s.dealer + 2) % 3;
+      await t.http().post(`/api/matches/${m.id}/cut`).set(...bearer(m.seats[cutter].token)).send({ cut: `cut-${s.version}` }).expect(200);
+    }
+    await playOneAction(t.http, m, pick);
+  }
+}
+
+describe('provably fair deals', () => {
+  let m: CreatedMatch;
+  let exported: ExportedMatch;
+  beforeAll(async () => {
+    m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    await playWithCuts(m);
+    exported = (await t.http().get(`/api/matches/${m.id}/export`).expect(200)).body;
+  }, 60_000);
+
+  it('publishes a commitment before each deal, takes the cut, and reveals each seed once the deal is scored', () => {
+    const types = exported.events.map((e) => e.type);
+    for (let deal = 1; deal <= 3; deal++) {
+      const committed = exported.events.findIndex((e) => e.type === 'DeckCommitted' && (e.data as any).deal === deal);
+      const cut = exported.events.findIndex((e) => e.type === 'DeckCut' && (e.data as any).deal === deal);
+      const started = exported.events.findIndex((e) => e.type === 'DealStarted' && (e.data as any).deal === deal);
+      const scored = exported.events.findIndex((e) => e.type === 'DealScored' && (e.data as any).deal === deal);
+      const revealed = exported.events.findIndex((e) => e.type === 'SeedRevealed' && (e.data as any).deal === deal);
+      expect(0 <= committed && committed < cut && cut < started && started < scored && scored < revealed).toBe(true);
+    }
+    expect(types.at(-1)).toBe('MatchFinished');
+  });
+
+  it('audits clean: chain, commitments, decks, every decision and the scores', async () => {
+    const audit = (await t.http().get(`/api/matches/${m.id}/audit`).expect(200)).body;
+    expect(audit.ok).toBe(true);
+    expect(audit.firstFailure).toBeNull();
+    expect(audit.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
+      ['chain', true],
+      ['commitments', true],
+      ['decks', true],
+      ['rules', true],
+      ['scores', true],
+    ]);
+    expect(audit.provablyFairDeals).toEqual([1, 2, 3]);
+    expect(audit.databaseChain).toEqual({ ok: true, brokenAt: null });
+    expect(auditMatch(exported).ok).toBe(true);
+  });
+
+  it('catches a changed byte, a dropped event, two reordered events and an altered seed', () => {
+    const copy = (): ExportedMatch => JSON.parse(JSON.stringify(exported));
+    const played = exported.events.findIndex((e) => e.type === 'CardPlayed');
+
+    const changed = copy();
+    const ev = changed.events[played].data as { card: string };
+    ev.card = ev.card === '2C' ? '3C' : '2C';
+    expect(auditMatch(changed)).toMatchObject({ ok: false, firstFailure: played + 1 });
+
+    const dropped = copy();
+    dropped.events.splice(played, 1);
+    expect(auditMatch(dropped)).toMatchObject({ ok: false, firstFailure: played + 1 });
+
+    const reordered = copy();
+    [reordered.events[played], reordered.events[played + 1]] = [reordered.events[played + 1], reordered.events[played]];
+    expect(auditMatch(reordered)).toMatchObject({ ok: false, firstFailure: played + 1 });
+
+    const seed = copy();
+    const reveal = seed.events.find((e) => e.type === 'SeedRevealed')!;
+    (reveal.data as { seed: string }).seed = 'f'.repeat(64);
+    const report = auditMatch(seed);
+    expect(report.ok).toBe(false);
+    expect(report.firstFailure).toBe(reveal.version);
+    expect(report.checks.find((c) => c.name === 'commitments')!.ok).toBe(false);
+  });
+
+  it('a deal without a cut is audited but not counted as provably fair', async () => {
+    const uncut = await createMatch(t.http, { options: { schedule: 'quick' } });
+    await playWithCuts(uncut, false);
+    const audit = (await t.http().get(`/api/matches/${uncut.id}/audit`).expect(200)).body;
+    expect(audit.ok).toBe(true);
+    expect(audit.provablyFairDeals).toEqual([]);
+  }, 60_000);
+
+  it('a seeded match is reproducible and marked as not provably fair', async () => {
+    const a = await createMatch(t.http, { seed: 'club-night', options: { schedule: 'quick' } });
+    const b = await createMatch(t.http, { seed: 'club-night', options: { schedule: 'quick' } });
+    expect(a.firstDealer).toBe(b.firstDealer);
+    await playOneAction(t.http, a);
+    await playOneAction(t.http, b);
+    expect((await state(a)).tableCards).toEqual((await state(b)).tableCards);
+    expect((await state(a)).seeded).toBe(true);
+    const audit = (await t.http().get(`/api/matches/${a.id}/audit`).expect(200)).body;
+    expect(audit).toMatchObject({ ok: true, seeded: true, provablyFairDeals: [] });
+    expect(audit.checks.find((c: { name: string }) => c.name === 'commitments').detail).toMatch(/not provably fair/);
+  });
+});
+
+describe('replay and export', () => {
+  it('replays any moment as the caller may see it; a scored deal reveals every hand', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    // Into the first deal's play.
+    for (let s = await state(m); s.phase !== 'play' || s.trick.length < 2; s = await state(m)) await playOneAction(t.http, m);
+    const now = await state(m);
+    const spectator = (await t.http().get(`/api/matches/${m.id}/replay?version=${now.version}`).expect(200)).body;
+    expect(spectator.revealed).toBeNull();
+    expect(spectator.view).not.toHaveProperty('hand');
+    expect(spectator.view.trick).toEqual(now.trick);
+    const seat = (await t.http().get(`/api/matches/${m.id}/replay?version=${now.version}`).set(...bearer(m.seats[0].token)).expect(200)).body;
+    expect(seat.view.hand.length).toBeGreaterThan(0);
+    const exportEarly = await t.http().get(`/api/matches/${m.id}/export`);
+    expect({ status: exportEarly.status, code: exportEarly.body.code }).toEqual({ status: 409, code: 'MATCH_NOT_FINISHED' });
+
+    // Once the deal is scored, the same moment shows all three hands to anyone.
+    for (let s = await state(m); s.dealNumber === 1 && s.phase !== 'deal'; s = await state(m)) await playOneAction(t.http, m);
+    const later = (await t.http().get(`/api/matches/${m.id}/replay?version=${now.version}`).expect(200)).body;
+    expect(later.revealed.deal).toBe(1);
+    expect(later.revealed.hands.map((h: string[]) => h.length)).toEqual(expect.arrayContaining([expect.any(Number)]));
+    expect(later.revealed.deck).toHaveLength(52);
+    const tooFar = await t.http().get(`/api/matches/${m.id}/replay?version=99999`);
+    expect({ status: tooFar.status, code: tooFar.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  }, 60_000);
+});
