@@ -10,6 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { LobbyModule } from './lobby/lobby.module';
+import { LobbyModule } from './lobby/lobby.module';
 import { edgeConfig } from './config/edge.config';
 import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -55,6 +56,7 @@ export class AppModule {
         HealthModule,
         MatchesModule,
         LiveModule,
+        LobbyModule,
         LobbyModule,
         AdminModule,
         ReplayModule,

@@ -42,6 +42,9 @@ export interface MatchCreated {
   options: MatchOptions;
   firstDealer: Seat;
   seeded: boolean;
+  /** `waiting` while some seats are open (a lobby table), else `playing`. */
+  status: 'waiting' | 'playing';
+  /** The named seats only, each with its token (open seats get theirs when joined). */
   seats: { seat: Seat; name: string; token: string }[];
 }
 
@@ -78,7 +81,7 @@ export class MatchCommands {
     private readonly dealing: DealingService,
   ) {}
 
-  async create(players: [string, string, string], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
+  async create(players: [string | null, string | null, string | null], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
     const id = randomUUID();
     const seeded = seed !== undefined;
     const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
@@ -86,7 +89,7 @@ export class MatchCommands {
     const { events, seeds } = await this.dealing.complete(id, decided, decided.reduce(evolve, initialState()), seeded);
     const state = events.reduce(evolve, initialState());
     const at = new Date().toISOString();
-    const issued = this.credentials.issue();
+    const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => players[s] !== null));
     const projection = projectMatch(id, events.length, state, { createdAt: at, updatedAt: at });
     await this.store.append(id, 0, events.map((e) => ({ ...e, metadata: { at } })), {
       inline: {
@@ -109,7 +112,8 @@ export class MatchCommands {
       options: created.data.options,
       firstDealer,
       seeded,
-      seats: issued.map((t) => ({ seat: t.seat, name: players[t.seat], token: t.token })),
+      status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing',
+      seats: issued.map((t) => ({ seat: t.seat, name: players[t.seat]!, token: t.token })),
     };
   }
 

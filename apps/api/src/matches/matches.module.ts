@@ -11,6 +11,6 @@ import { SeatGuard } from './seat.guard';
 @Module({
   controllers: [MatchesController, CommandsController],
   providers: [DealingService, MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
-  exports: [MatchStreams, MatchCommands, SeatCredentials, SeatGuard],
+  exports: [MatchStreams, MatchCommands, SeatCredentials, SeatGuard, DealingService],
 })
 export class MatchesModule {}

@@ -18,19 +18,21 @@ const TOKEN_PREFIX = 'bsk_';
  */
 @Injectable()
 export class SeatCredentials {
-  private readonly hashesByMatch = new Map<string, Buffer[]>();
+  /** Per match, the token hash of each seat (null: an open seat). Kept only once all three are taken. */
+  private readonly hashesByMatch = new Map<string, (Buffer | null)[]>();
 
   constructor(private readonly db: DataSource) {}
 
-  issue(): IssuedToken[] {
-    return ([0, 1, 2] as Seat[]).map((seat) => {
+  issue(seats: readonly Seat[] = [0, 1, 2]): IssuedToken[] {
+    return seats.map((seat) => {
       const token = TOKEN_PREFIX + randomBytes(24).toString('base64url');
       return { seat, token, hash: hashToken(token) };
     });
   }
 
   remember(matchId: string, issued: IssuedToken[]): void {
-    this.hashesByMatch.set(matchId, issued.map((t) => Buffer.from(t.hash, 'hex')));
+    if (issued.length === 3) this.hashesByMatch.set(matchId, issued.map((t) => Buffer.from(t.hash, 'hex')));
+    else this.hashesByMatch.delete(matchId); // a lobby table: read the seats from the database until full
   }
 
   /**
@@ -43,10 +45,12 @@ export class SeatCredentials {
     if (!match) throw new ProblemException('UNAUTHORIZED', 'Send the seat token as "Authorization: Bearer <token>".');
     const presented = Buffer.from(hashToken(match[1]), 'hex');
     const hashes = await this.hashesOf(matchId);
-    if (hashes.length === 0) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
+    if (hashes.every((h) => h === null) && !(await this.exists(matchId))) {
+      throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
+    }
     let seat: Seat | null = null;
     hashes.forEach((hash, i) => {
-      if (timingSafeEqual(hash, presented)) seat = i as Seat;
+      if (hash !== null && timingSafeEqual(hash, presented)) seat = i as Seat;
     });
     if (seat !== null) return seat;
     const elsewhere = await this.db.query('SELECT 1 FROM seat_credentials WHERE token_hash = $1', [presented.toString('hex')]);
@@ -54,15 +58,20 @@ export class SeatCredentials {
     throw new ProblemException('UNAUTHORIZED', 'Unknown seat token.');
   }
 
-  private async hashesOf(matchId: string): Promise<Buffer[]> {
+  private async exists(matchId: string): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM match_list WHERE id = $1', [matchId])).length > 0;
+  }
+
+  private async hashesOf(matchId: string): Promise<(Buffer | null)[]> {
     const known = this.hashesByMatch.get(matchId);
     if (known) return known;
     const rows: { seat: number; token_hash: string }[] = await this.db.query(
       'SELECT seat, token_hash FROM seat_credentials WHERE match_id = $1 ORDER BY seat',
       [matchId],
     );
-    const hashes = rows.map((r) => Buffer.from(r.token_hash, 'hex'));
-    if (hashes.length === 3) this.hashesByMatch.set(matchId, hashes);
+    const hashes: (Buffer | null)[] = [null, null, null];
+    for (const r of rows) hashes[r.seat] = Buffer.from(r.token_hash, 'hex');
+    if (rows.length === 3) this.hashesByMatch.set(matchId, hashes);
     return hashes;
   }
 }

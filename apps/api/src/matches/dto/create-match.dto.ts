@@ -1,20 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  ValidateNested,
-} from 'class-validator';
-
-/** No control characters in names: they would end up in logs and terminals. */
-const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
+import { IsBoolean, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsSeatNames } from '../../lobby/seat-names.validator';
 
 export class MatchOptionsDto {
   @ApiPropertyOptional({ enum: ['modern', 'traditional', 'quick'], default: 'modern', description: 'The match schedule (RULES.md §6).' })
@@ -54,14 +41,19 @@ export class MatchOptionsDto {
 }
 
 export class CreateMatchDto {
-  @ApiProperty({ type: [String], minItems: 3, maxItems: 3, example: ['Astrid', 'Bjørn', 'Cecilia'], description: 'Names of seats 0, 1, 2.' })
-  @IsArray()
-  @ArrayMinSize(3)
-  @ArrayMaxSize(3)
-  @IsString({ each: true })
-  @Length(1, 40, { each: true })
-  @Matches(PRINTABLE, { each: true, message: 'player names must not contain control characters' })
-  readonly players!: [string, string, string];
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', nullable: true, minLength: 1, maxLength: 40 },
+    minItems: 3,
+    maxItems: 3,
+    example: ['Astrid', 'Bjørn', 'Cecilia'],
+    description:
+      'Names of seats 0, 1, 2. `null` leaves a seat open (a lobby table, status `waiting`): others take it with ' +
+      '`POST /api/matches/{id}/seats/{seat}/join`, and the match starts when all three seats are taken. ' +
+      'A name is 1 to 40 printable characters.',
+  })
+  @IsSeatNames()
+  readonly players!: [string | null, string | null, string | null];
 
   @ApiPropertyOptional({ type: MatchOptionsDto, example: { schedule: 'modern' } })
   @IsOptional()

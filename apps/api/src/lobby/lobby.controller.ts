@@ -1,0 +1,28 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../matches/api-docs';
+import { JoinSeatDto, JoinSeatParamsDto, SeatJoinedDto } from './lobby.dto';
+import { LobbyService, type SeatJoined } from './lobby.service';
+
+@ApiTags('lobby')
+@Controller('api/matches/:id/seats')
+export class LobbyController {
+  constructor(private readonly lobby: LobbyService) {}
+
+  @Post(':seat/join')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Take an open seat of a waiting match',
+    description:
+      "Answers the seat's token, shown only here. The match starts (status `playing`) when the last open seat is taken; " +
+      'until then every command is refused with `MATCH_NOT_STARTED`. Open tables: `GET /api/matches?status=waiting`.',
+  })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The match id.' })
+  @ApiParam({ name: 'seat', enum: [0, 1, 2], description: 'The open seat to take.' })
+  @ApiBody({ type: JoinSeatDto, examples: { join: { value: { name: 'Bjørn' } } } })
+  @ApiCreatedResponse({ type: SeatJoinedDto })
+  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'CONCURRENT_UPDATE', 'RATE_LIMITED')
+  join(@Param() params: JoinSeatParamsDto, @Body() body: JoinSeatDto): Promise<SeatJoined> {
+    return this.lobby.join(params.id, params.seat, body.name);
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MatchesModule } from '../matches/matches.module';
+import { LobbyController } from './lobby.controller';
+import { LobbyService } from './lobby.service';
+
+/** Lobby tables: matches created with open seats, joined one seat at a time. */
+@Module({
+  imports: [MatchesModule],
+  controllers: [LobbyController],
+  providers: [LobbyService],
+})
+export class LobbyModule {}

@@ -1,0 +1,35 @@
+import { registerDecorator, type ValidationOptions } from 'class-validator';
+
+/** No control characters in names: they would end up in logs and terminals. */
+export const PRINTABLE_NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
+
+/** A player's name: 1 to 40 printable characters, not only spaces. */
+export const isPlayerName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length >= 1 && value.length <= 40 && value.trim() !== '' && PRINTABLE_NAME.test(value);
+
+/** Exactly three entries, each a player's name or null (an open seat someone may join). */
+export function IsSeatNames(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isSeatNames',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: `${String(propertyName)} must be 3 entries, each a name of 1 to 40 printable characters or null (an open seat)`,
+        ...options,
+      },
+      validator: { validate: (value: unknown) => Array.isArray(value) && value.length === 3 && value.every((v) => v === null || isPlayerName(v)) },
+    });
+}
+
+/** A single player's name (see isPlayerName). */
+export function IsPlayerName(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isPlayerName',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `${String(propertyName)} must be 1 to 40 printable characters`, ...options },
+      validator: { validate: isPlayerName },
+    });
+}
