@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { rebuildCommand } from './rebuild.command';
+import { replayCommand } from './replay.command';
+import { verifyCommand } from './verify.command';
 
 /** `npm run bismarck -- <command>`: the operator's and player's command line. */
 const program = new Command('bismarck').description('Bismarck game service command line').showHelpAfterError();
@@ -9,6 +11,18 @@ program
   .description('rebuild every projection from the event log (DATABASE_URL, or the embedded database in BISMARCK_DATA_DIR)')
   .option('--compare-only', 'rebuild into fresh tables and report differences, without making them live')
   .action(rebuildCommand);
+
+program
+  .command('replay <matchId>')
+  .description('print a match deal by deal, trick by trick (as the caller may see it)')
+  .option('--url <url>', 'the service', 'http://localhost:3000')
+  .option('--token <token>', 'a seat token, to see that seat\'s cards')
+  .action(replayCommand);
+
+program
+  .command('verify <file>')
+  .description('check an exported match offline (GET /api/matches/{id}/export): exit status 0 when it verifies')
+  .action(verifyCommand);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
