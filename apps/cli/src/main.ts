@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerBotCommand } from './bot.command';
+import { registerPlayCommand } from './play.command';
 import { rebuildCommand } from './rebuild.command';
 import { replayCommand } from './replay.command';
 import { verifyCommand } from './verify.command';
@@ -23,6 +25,9 @@ program
   .command('verify <file>')
   .description('check an exported match offline (GET /api/matches/{id}/export): exit status 0 when it verifies')
   .action(verifyCommand);
+
+registerBotCommand(program);
+registerPlayCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

@@ -24,7 +24,7 @@ export async function generatedFiles(): Promise<{ json: string; schema: string }
       await app.init();
       const document = buildOpenApi(app);
       const json = `${JSON.stringify(document, null, 2)}\n`;
-      const ast = await openapiTS(JSON.parse(json), { rootTypes: true, rootTypesNoSchemaPrefix: false });
+      const ast = await openapiTS(JSON.parse(json), { rootTypes: true, defaultNonNullable: false });
       return { json, schema: HEADER + astToString(ast) };
     } finally {
       await app.close();

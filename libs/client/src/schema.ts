@@ -130,6 +130,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/cut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cut the deck before the deal (the seat on the dealer's right; optional)
+         * @description Mixes the cutter's string into the shuffle of the next deal, after the server has committed to its seed (DeckCommitted): neither the server nor the cutter alone can choose the deck. See docs/fairness.md.
+         */
+        post: operations["CommandsController_cut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/matches/{id}/deal": {
         parameters: {
             query?: never;
@@ -218,6 +238,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/seats/{seat}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an open seat of a waiting match
+         * @description Answers the seat's token, shown only here. The match starts (status `playing`) when the last open seat is taken; until then every command is refused with `MATCH_NOT_STARTED`. Open tables: `GET /api/matches?status=waiting`.
+         */
+        post: operations["LobbyController_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rebuild": {
         parameters: {
             query?: never;
@@ -232,6 +272,86 @@ export interface paths {
          * @description Replays the whole log in commit order into fresh tables, compares them with the live ones row for row, then makes them live. Enabled only when ADMIN_TOKEN is set.
          */
         post: operations["AdminController_rebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The state right after event N, as the caller may see it
+         * @description A seat sees its own cards, a spectator only public ones; once a deal is scored nothing of it is secret (`revealed`).
+         */
+        get: operations["ReplayController_replay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a match: hash chain, commitments and revealed seeds, decks, every decision, scores
+         * @description `ok` is true when every check passes; `firstFailure` names the first event version that fails. Deals still in play are checked once scored.
+         */
+        get: operations["ReplayController_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished match as one self-contained JSON document, with its proofs
+         * @description Check it offline with `npm run bismarck -- verify <file>`.
+         */
+        get: operations["ReplayController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/viewer/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The replay viewer (HTML)
+         * @description Shows the match as a spectator sees it (add `#token=<seat token>` to see a seat's cards); step with the buttons, the arrow keys or the slider; follows a live match.
+         */
+        get: operations["ViewerController_page"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -255,7 +375,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /** @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play */
             instance?: string;
         };
@@ -265,7 +385,7 @@ export interface components {
              * @default modern
              * @enum {string}
              */
-            schedule: "modern" | "traditional" | "quick";
+            schedule?: "modern" | "traditional" | "quick";
             /**
              * @description Default: zeroSum for modern, overOnly for traditional and quick.
              * @enum {string}
@@ -276,40 +396,40 @@ export interface components {
              * @default blind
              * @enum {string}
              */
-            contractChoice: "blind" | "informed";
+            contractChoice?: "blind" | "informed";
             /**
              * @description Whether spades may be named as the free trump.
              * @default true
              */
-            spadesInFreeTrump: boolean;
+            spadesInFreeTrump?: boolean;
             /**
              * @description A seat void in the led suit that holds a trump must play one.
              * @default false
              */
-            mustTrump: boolean;
+            mustTrump?: boolean;
             /**
              * @description What a lead before the lay-away does.
              * @default reject
              * @enum {string}
              */
-            leadBeforeDiscard: "reject" | "redeal";
+            leadBeforeDiscard?: "reject" | "redeal";
             /**
              * @description Traditional schedule only.
              * @default none
              * @enum {string}
              */
-            fourthRound: "none" | "freeTrump" | "freeTrumpBlind";
+            fourthRound?: "none" | "freeTrump" | "freeTrumpBlind";
         };
         CreateMatchDto: {
             /**
-             * @description Names of seats 0, 1, 2.
+             * @description Names of seats 0, 1, 2. `null` leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join`, and the match starts when all three seats are taken. A name is 1 to 40 printable characters.
              * @example [
              *       "Astrid",
              *       "Bjørn",
              *       "Cecilia"
              *     ]
              */
-            players: string[];
+            players: (string | null)[];
             /**
              * @example {
              *       "schedule": "modern"
@@ -349,6 +469,12 @@ export interface components {
             firstDealer: 0 | 1 | 2;
             /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /**
+             * @description `waiting` while seats are open (a lobby table).
+             * @enum {string}
+             */
+            status: "waiting" | "playing";
+            /** @description The named seats, each with its token (open seats get theirs when joined). */
             seats: components["schemas"]["SeatTokenDto"][];
         };
         MatchSummaryDto: {
@@ -386,8 +512,11 @@ export interface components {
         SeatNameDto: {
             /** @enum {number} */
             seat: 0 | 1 | 2;
-            /** @example Astrid */
-            name: string;
+            /**
+             * @description null while the seat is open (status `waiting`).
+             * @example Astrid
+             */
+            name: string | null;
         };
         PlayedCardDto: {
             /** @enum {number} */
@@ -485,29 +614,72 @@ export interface components {
             winners: number[] | null;
             seeded: boolean;
         };
-        LegalActionDto: {
+        DealActionDto: {
             /**
-             * @example play
+             * @description POST …/deal. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            action: "deal" | "chooseContract" | "discard" | "play";
+            action: "deal";
+        };
+        CutActionDto: {
             /**
-             * @description With `play`: every card this seat may play.
+             * @description POST …/cut (provably fair deals). (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            action: "cut";
+        };
+        ChooseContractActionDto: {
+            /**
+             * @description POST …/contract. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            action: "chooseContract";
+            /**
+             * @example [
+             *       "spades",
+             *       "trump",
+             *       "notrump",
+             *       "pass"
+             *     ]
+             */
+            contracts: ("spades" | "trump" | "notrump" | "pass")[];
+            /**
+             * @description Suits that may be named with `trump`.
+             * @example [
+             *       "S",
+             *       "H",
+             *       "D",
+             *       "C"
+             *     ]
+             */
+            trumps: ("S" | "H" | "D" | "C")[];
+        };
+        DiscardActionDto: {
+            /**
+             * @description POST …/discard. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            action: "discard";
+            /**
+             * @description How many cards to lay away.
+             * @example 4
+             */
+            count: number;
+        };
+        PlayActionDto: {
+            /**
+             * @description POST …/play. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            action: "play";
+            /**
+             * @description Every card this seat may play now.
              * @example [
              *       "QH",
              *       "2H"
              *     ]
              */
-            cards?: string[];
-            /** @description With `chooseContract`. */
-            contracts?: ("spades" | "trump" | "notrump" | "pass")[];
-            /** @description With `chooseContract`: suits that may be named. */
-            trumps?: ("S" | "H" | "D" | "C")[];
-            /**
-             * @description With `discard`.
-             * @example 4
-             */
-            count?: number;
+            cards: string[];
         };
         SeatViewDto: {
             /** Format: uuid */
@@ -606,7 +778,7 @@ export interface components {
             /** @description Forehand's own laid-away cards, once discarded. */
             laidAway: string[] | null;
             /** @description What this seat may do now; null when it is not its turn. */
-            legal: components["schemas"]["LegalActionDto"] | null;
+            legal: (components["schemas"]["DealActionDto"] | components["schemas"]["CutActionDto"] | components["schemas"]["ChooseContractActionDto"] | components["schemas"]["DiscardActionDto"] | components["schemas"]["PlayActionDto"]) | null;
         };
         ScorecardDealDto: {
             /** @example 1 */
@@ -677,8 +849,12 @@ export interface components {
         EventDto: {
             /** @example 7 */
             version: number;
-            /** @example CardPlayed */
-            type: string;
+            /**
+             * @description The event catalogue: docs/clients.md.
+             * @example CardPlayed
+             * @enum {string}
+             */
+            type: "MatchCreated" | "SeatJoined" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
             /** Format: date-time */
             at: string;
             /**
@@ -706,6 +882,13 @@ export interface components {
              * @example 100
              */
             next: Record<string, never> | null;
+        };
+        CutDto: {
+            /**
+             * @description The cutter's contribution to the next deck: any 1 to 64 visible ASCII characters (docs/fairness.md).
+             * @example k7Qz-42
+             */
+            cut: string;
         };
         CommandResultDto: {
             /**
@@ -747,6 +930,170 @@ export interface components {
              */
             card: string;
         };
+        JoinSeatDto: {
+            /**
+             * @description The name shown for this seat.
+             * @example Bjørn
+             */
+            name: string;
+        };
+        SeatJoinedDto: {
+            /**
+             * Format: uuid
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            id: string;
+            /**
+             * @description The stream version after the join.
+             * @example 2
+             */
+            version: number;
+            /**
+             * @example 1
+             * @enum {number}
+             */
+            seat: 0 | 1 | 2;
+            /** @example Bjørn */
+            name: string;
+            /**
+             * @description Bearer token for this seat. Shown only once.
+             * @example bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA
+             */
+            token: string;
+            /**
+             * @description `playing` once this join took the last open seat.
+             * @example waiting
+             * @enum {string}
+             */
+            status: "waiting" | "playing";
+        };
+        RevealedDealDto: {
+            /** @example 1 */
+            deal: number;
+            /** @description Every seat's hand at this moment. */
+            hands: string[][];
+            laidAway: string[] | null;
+            /** @description The whole deck, top first. */
+            deck: string[] | null;
+        };
+        ReplayDto: {
+            /** @example 12 */
+            replayVersion: number;
+            /** @example 40 */
+            latestVersion: number;
+            /** @description The public state (spectator) or the seat's view at that version; `hand`, `laidAway` and `legal` only for a seat. */
+            view: components["schemas"]["SeatViewDto"];
+            /** @description Present once the deal on the table has been scored: nothing of it is secret. */
+            revealed?: components["schemas"]["RevealedDealDto"] | null;
+        };
+        AuditCheckDto: {
+            /** @enum {string} */
+            name: "chain" | "commitments" | "decks" | "rules" | "scores";
+            ok: boolean;
+            /** @example 612 decisions replayed through the rules: every event is what the rules decide */
+            detail: string;
+            /**
+             * @description The first event version that fails this check.
+             * @example null
+             */
+            failedAt: Record<string, never> | null;
+        };
+        AuditDto: {
+            ok: boolean;
+            /** Format: uuid */
+            matchId: string;
+            /** @example 640 */
+            version: number;
+            /** @description Seeded matches are reproducible and NOT provably fair. */
+            seeded: boolean;
+            /**
+             * @description Scored deals whose deck used a committed seed, a seat's cut, and a revealed seed.
+             * @example [
+             *       1,
+             *       2,
+             *       3
+             *     ]
+             */
+            provablyFairDeals: number[];
+            /**
+             * @example [
+             *       1,
+             *       2,
+             *       3
+             *     ]
+             */
+            scoredDeals: number[];
+            checks: components["schemas"]["AuditCheckDto"][];
+            /**
+             * @description The first event version that fails any check.
+             * @example null
+             */
+            firstFailure: Record<string, never> | null;
+            /**
+             * @example {
+             *       "ok": true,
+             *       "brokenAt": null
+             *     }
+             */
+            databaseChain: {
+                ok?: boolean;
+                brokenAt?: number | null;
+            };
+        };
+        ExportedEventDto: {
+            /** @example 7 */
+            version: number;
+            /**
+             * @description The event catalogue: docs/clients.md.
+             * @example CardPlayed
+             * @enum {string}
+             */
+            type: "MatchCreated" | "SeatJoined" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description What the caller may not see is null (RULES.md §7).
+             * @example {
+             *       "deal": 1,
+             *       "trick": 1,
+             *       "seat": 2,
+             *       "card": "QH"
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+        };
+        ExportDto: {
+            /** @example bismarck-export-v1 */
+            format: string;
+            /** Format: uuid */
+            matchId: string;
+            /** Format: date-time */
+            exportedAt: string;
+            seeded: boolean;
+            events: components["schemas"]["ExportedEventDto"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -765,16 +1112,29 @@ export type SchemaSeatNameDto = components['schemas']['SeatNameDto'];
 export type SchemaPlayedCardDto = components['schemas']['PlayedCardDto'];
 export type SchemaLastTrickDto = components['schemas']['LastTrickDto'];
 export type SchemaPublicStateDto = components['schemas']['PublicStateDto'];
-export type SchemaLegalActionDto = components['schemas']['LegalActionDto'];
+export type SchemaDealActionDto = components['schemas']['DealActionDto'];
+export type SchemaCutActionDto = components['schemas']['CutActionDto'];
+export type SchemaChooseContractActionDto = components['schemas']['ChooseContractActionDto'];
+export type SchemaDiscardActionDto = components['schemas']['DiscardActionDto'];
+export type SchemaPlayActionDto = components['schemas']['PlayActionDto'];
 export type SchemaSeatViewDto = components['schemas']['SeatViewDto'];
 export type SchemaScorecardDealDto = components['schemas']['ScorecardDealDto'];
 export type SchemaScorecardDto = components['schemas']['ScorecardDto'];
 export type SchemaEventDto = components['schemas']['EventDto'];
 export type SchemaEventPageDto = components['schemas']['EventPageDto'];
+export type SchemaCutDto = components['schemas']['CutDto'];
 export type SchemaCommandResultDto = components['schemas']['CommandResultDto'];
 export type SchemaChooseContractDto = components['schemas']['ChooseContractDto'];
 export type SchemaDiscardDto = components['schemas']['DiscardDto'];
 export type SchemaPlayCardDto = components['schemas']['PlayCardDto'];
+export type SchemaJoinSeatDto = components['schemas']['JoinSeatDto'];
+export type SchemaSeatJoinedDto = components['schemas']['SeatJoinedDto'];
+export type SchemaRevealedDealDto = components['schemas']['RevealedDealDto'];
+export type SchemaReplayDto = components['schemas']['ReplayDto'];
+export type SchemaAuditCheckDto = components['schemas']['AuditCheckDto'];
+export type SchemaAuditDto = components['schemas']['AuditDto'];
+export type SchemaExportedEventDto = components['schemas']['ExportedEventDto'];
+export type SchemaExportDto = components['schemas']['ExportDto'];
 export type $defs = Record<string, never>;
 export interface operations {
     MetricsController_scrape: {
@@ -1093,6 +1453,100 @@ export interface operations {
             };
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    CommandsController_cut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Apply only if the match is still at this version, e.g. `"12"`. */
+                "If-Match"?: string;
+                /** @description A retry with the same key by the same seat returns the first answer. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CutDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandResultDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1563,6 +2017,70 @@ export interface operations {
             };
         };
     };
+    LobbyController_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+                /** @description The open seat to take. */
+                seat: 0 | 1 | 2;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinSeatDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatJoinedDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `SEAT_TAKEN`, `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     AdminController_rebuild: {
         parameters: {
             query?: never;
@@ -1605,6 +2123,196 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ReplayController_replay: {
+        parameters: {
+            query: {
+                /** @description Show the state right after this event. */
+                version: number;
+            };
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ReplayController_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ReplayController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ViewerController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, type ApiPropertyOptions } from '@nestjs/swagger';
 import { MatchOptionsDto } from './create-match.dto';
 
 // Response shapes, for the generated OpenAPI document. The bodies themselves are built by libs/rules.
@@ -6,13 +6,33 @@ import { MatchOptionsDto } from './create-match.dto';
 const SEAT: ApiPropertyOptions = { type: Number, enum: [0, 1, 2] };
 const TRIPLE: ApiPropertyOptions = { type: [Number], minItems: 3, maxItems: 3, example: [0, 0, 0] };
 const CONTRACTS = ['spades', 'trump', 'notrump', 'pass'];
+/** Every event type a match's log may hold (docs/clients.md has the catalogue). */
+const EVENT_TYPES = [
+  'MatchCreated',
+  'SeatJoined',
+  'DeckCommitted',
+  'DeckCut',
+  'DealStarted',
+  'ContractChosen',
+  'HandsDealt',
+  'CardsLaidAway',
+  'CardPlayed',
+  'TrickTaken',
+  'DealVoided',
+  'DealScored',
+  'SeedRevealed',
+  'MatchFinished',
+];
 
 export class SeatNameDto {
   @ApiProperty(SEAT) readonly seat!: number;
-  @ApiProperty({ example: 'Astrid' }) readonly name!: string;
+  @ApiProperty({ example: 'Astrid', nullable: true, type: String, description: 'null while the seat is open (status `waiting`).' })
+  readonly name!: string | null;
 }
 
-export class SeatTokenDto extends SeatNameDto {
+export class SeatTokenDto {
+  @ApiProperty(SEAT) readonly seat!: number;
+  @ApiProperty({ example: 'Astrid' }) readonly name!: string;
   @ApiProperty({ example: 'bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA', description: 'Bearer token for this seat. Shown only once.' })
   readonly token!: string;
 }
@@ -23,7 +43,9 @@ export class MatchCreatedDto {
   @ApiProperty({ type: MatchOptionsDto }) readonly options!: MatchOptionsDto;
   @ApiProperty({ ...SEAT, description: 'Drawn at random (or from the seed).' }) readonly firstDealer!: number;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
-  @ApiProperty({ type: [SeatTokenDto] }) readonly seats!: SeatTokenDto[];
+  @ApiProperty({ enum: ['waiting', 'playing'], description: '`waiting` while seats are open (a lobby table).' }) readonly status!: 'waiting' | 'playing';
+  @ApiProperty({ type: [SeatTokenDto], description: 'The named seats, each with its token (open seats get theirs when joined).' })
+  readonly seats!: SeatTokenDto[];
 }
 
 export class PlayedCardDto {
@@ -36,15 +58,30 @@ export class LastTrickDto {
   @ApiProperty(SEAT) readonly winner!: number;
 }
 
-export class LegalActionDto {
-  @ApiProperty({ enum: ['deal', 'chooseContract', 'discard', 'play'], example: 'play' }) readonly action!: string;
-  @ApiPropertyOptional({ type: [String], example: ['QH', '2H'], description: 'With `play`: every card this seat may play.' })
-  readonly cards?: string[];
-  @ApiPropertyOptional({ type: [String], enum: CONTRACTS, description: 'With `chooseContract`.' }) readonly contracts?: string[];
-  @ApiPropertyOptional({ type: [String], enum: ['S', 'H', 'D', 'C'], description: 'With `chooseContract`: suits that may be named.' })
-  readonly trumps?: string[];
-  @ApiPropertyOptional({ example: 4, description: 'With `discard`.' }) readonly count?: number;
+// What a seat may do now: one shape per action, told apart by `action` (a discriminated union in clients).
+export class DealActionDto {
+  @ApiProperty({ enum: ['deal'], description: 'POST …/deal.' }) readonly action!: 'deal';
 }
+export class CutActionDto {
+  @ApiProperty({ enum: ['cut'], description: 'POST …/cut (provably fair deals).' }) readonly action!: 'cut';
+}
+export class ChooseContractActionDto {
+  @ApiProperty({ enum: ['chooseContract'], description: 'POST …/contract.' }) readonly action!: 'chooseContract';
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: CONTRACTS }, example: ['spades', 'trump', 'notrump', 'pass'] })
+  readonly contracts!: ('spades' | 'trump' | 'notrump' | 'pass')[];
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: ['S', 'H', 'D', 'C'] }, example: ['S', 'H', 'D', 'C'], description: 'Suits that may be named with `trump`.' })
+  readonly trumps!: ('S' | 'H' | 'D' | 'C')[];
+}
+export class DiscardActionDto {
+  @ApiProperty({ enum: ['discard'], description: 'POST …/discard.' }) readonly action!: 'discard';
+  @ApiProperty({ example: 4, description: 'How many cards to lay away.' }) readonly count!: number;
+}
+export class PlayActionDto {
+  @ApiProperty({ enum: ['play'], description: 'POST …/play.' }) readonly action!: 'play';
+  @ApiProperty({ type: [String], example: ['QH', '2H'], description: 'Every card this seat may play now.' }) readonly cards!: string[];
+}
+const LEGAL_ACTIONS = { deal: DealActionDto, cut: CutActionDto, chooseContract: ChooseContractActionDto, discard: DiscardActionDto, play: PlayActionDto };
+export type LegalActionDto = DealActionDto | CutActionDto | ChooseContractActionDto | DiscardActionDto | PlayActionDto;
 
 export class PublicStateDto {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
@@ -73,12 +110,18 @@ export class PublicStateDto {
   @ApiProperty() readonly seeded!: boolean;
 }
 
+@ApiExtraModels(...Object.values(LEGAL_ACTIONS))
 export class SeatViewDto extends PublicStateDto {
   @ApiProperty(SEAT) readonly seat!: number;
   @ApiProperty({ type: [String], example: ['AS', 'KS', 'QH'] }) readonly hand!: string[];
   @ApiProperty({ type: [String], nullable: true, description: "Forehand's own laid-away cards, once discarded." })
   readonly laidAway!: string[] | null;
-  @ApiProperty({ type: LegalActionDto, nullable: true, description: 'What this seat may do now; null when it is not its turn.' })
+  @ApiProperty({
+    nullable: true,
+    oneOf: Object.values(LEGAL_ACTIONS).map((m) => ({ $ref: getSchemaPath(m) })),
+    discriminator: { propertyName: 'action', mapping: Object.fromEntries(Object.entries(LEGAL_ACTIONS).map(([k, m]) => [k, getSchemaPath(m)])) },
+    description: 'What this seat may do now; null when it is not its turn.',
+  })
   readonly legal!: LegalActionDto | null;
 }
 
@@ -112,7 +155,7 @@ export class ScorecardDto {
 
 export class EventDto {
   @ApiProperty({ example: 7 }) readonly version!: number;
-  @ApiProperty({ example: 'CardPlayed' }) readonly type!: string;
+  @ApiProperty({ enum: EVENT_TYPES, example: 'CardPlayed', description: 'The event catalogue: docs/clients.md.' }) readonly type!: string;
   @ApiProperty({ format: 'date-time' }) readonly at!: string;
   @ApiProperty({
     type: 'object',

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { runBot } from './bot/bot';
+import type { StrategyName } from './bot/strategy';
+
+/** `bismarck bot --url URL --match ID --token TOKEN [--strategy random|greedy]`: plays one seat to the end. */
+export function registerBotCommand(program: Command): void {
+  program
+    .command('bot')
+    .description('play one seat of a match to the end (waits for its turn on the live event stream)')
+    .requiredOption('--url <url>', 'the api, e.g. http://localhost:3000')
+    .requiredOption('--match <id>', 'the match id')
+    .requiredOption('--token <token>', "the seat's token")
+    .option('--strategy <name>', 'random or greedy', 'greedy')
+    .option('--quiet', 'print only the result')
+    .action(async (o: { url: string; match: string; token: string; strategy: string; quiet?: boolean }) => {
+      const strategy = parseStrategy(o.strategy);
+      const result = await runBot({ url: o.url, match: o.match, token: o.token, strategy, log: o.quiet ? undefined : (line) => console.log(line) });
+      const { view } = result;
+      console.log(`seat ${result.seat}: ${result.actions} actions; totals ${view.totals.join(' / ')}; winners ${JSON.stringify(view.winners)}`);
+    });
+}
+
+export function parseStrategy(name: string): StrategyName {
+  if (name !== 'random' && name !== 'greedy') throw new Error(`--strategy must be random or greedy, not "${name}"`);
+  return name;
+}

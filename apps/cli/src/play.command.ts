@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import { startEmbeddedPostgres } from '@bismarck/database';
+import { createBismarckClient, unwrap, type Scorecard } from '@bismarck/client';
+import { createApp } from '../../api/src/bootstrap';
+import { runBot } from './bot/bot';
+import { parseStrategy } from './bot.command';
+
+interface PlayOptions {
+  bots: string;
+  url?: string;
+  strategy: string;
+  schedule?: string;
+  seed?: string;
+  verbose?: boolean;
+}
+
+/**
+ * `bismarck play --bots 3 [--url URL]`: opens a lobby table, lets the bots join and play it, prints
+ * the scorecard. Without --url the service runs in this process on an in-memory embedded database.
+ * With fewer than 3 bots the other seats stay open for people to join.
+ */
+export function registerPlayCommand(program: Command): void {
+  program
+    .command('play')
+    .description('create a match and play it with bots, then print the scorecard')
+    .option('--bots <n>', 'how many seats the bots take (1 to 3)', '3')
+    .option('--url <url>', 'an api to play on (default: start one in this process on an in-memory database)')
+    .option('--strategy <name>', 'random or greedy, or one per bot: greedy,random,greedy', 'greedy')
+    .option('--schedule <name>', 'modern, traditional or quick')
+    .option('--seed <seed>', 'reproducible deals (a seeded match)')
+    .option('--verbose', 'print every action')
+    .action(async (o: PlayOptions) => {
+      const bots = Number(o.bots);
+      if (!Number.isInteger(bots) || bots < 1 || bots > 3) throw new Error('--bots must be 1, 2 or 3');
+      const strategies = o.strategy.split(',').map(parseStrategy);
+      const server = o.url ? null : await startLocal();
+      try {
+        const url = o.url ?? server!.url;
+        const card = await playMatch(url, bots, (i) => strategies[i] ?? strategies[0], o);
+        console.log(formatScorecard(card));
+      } finally {
+        await server?.stop();
+      }
+    });
+}
+
+async function playMatch(url: string, bots: number, strategyOf: (i: number) => 'random' | 'greedy', o: PlayOptions): Promise<Scorecard> {
+  const api = createBismarckClient(url);
+  const created = unwrap(
+    await api.POST('/api/matches', {
+      body: {
+        players: [null, null, null],
+        ...(o.schedule ? { options: { schedule: o.schedule as 'modern' | 'traditional' | 'quick' } } : {}),
+        ...(o.seed ? { seed: o.seed } : {}),
+      },
+    }),
+  );
+  console.log(`match ${created.id} (${url})`);
+  const joins = [];
+  for (let seat = 0 as 0 | 1 | 2; seat < bots; seat++) {
+    joins.push(unwrap(await api.POST('/api/matches/{id}/seats/{seat}/join', { params: { path: { id: created.id, seat } }, body: { name: `Bot ${seat} (${strategyOf(seat)})` } })));
+  }
+  if (bots < 3) console.log(`waiting for players: POST ${url}/api/matches/${created.id}/seats/{${[0, 1, 2].slice(bots).join(',')}}/join`);
+  const log = o.verbose ? (line: string) => console.log(line) : undefined;
+  await Promise.all(joins.map((j, i) => runBot({ url, match: created.id, token: j.token, strategy: strategyOf(i), log })));
+  return unwrap(await api.GET('/api/matches/{id}/scorecard', { params: { path: { id: created.id } } }));
+}
+
+export function formatScorecard(card: Scorecard): string {
+  const names = card.seats.map((s) => s.name ?? `seat ${s.seat}`);
+  const pad = (s: string | number, n: number) => String(s).padStart(n);
+  const lines = [
+    `${'deal'.padEnd(5)}${'forehand'.padEnd(10)}${'contract'.padEnd(12)}${'tricks'.padEnd(12)}${'points'.padEnd(14)}totals`,
+    ...card.deals.map(
+      (d) =>
+        `${String(d.number).padEnd(5)}${String(d.forehand).padEnd(10)}${`${d.contract}${d.trump && d.contract === 'trump' ? ` ${d.trump}` : ''}`.padEnd(12)}` +
+        `${d.tricks.map((t) => pad(t, 3)).join('').padEnd(12)}${d.points.map((p) => pad(p, 4)).join('').padEnd(14)}${d.totals.map((t) => pad(t, 4)).join('')}`,
+    ),
+    '',
+    ...names.map((n, s) => `seat ${s} ${n.padEnd(22)} ${pad(card.totals[s], 4)}${card.winners?.includes(s) ? '  winner' : ''}`),
+  ];
+  return lines.join('\n');
+}
+
+async function startLocal(): Promise<{ url: string; stop(): Promise<void> }> {
+  const db = await startEmbeddedPostgres({ dataDir: 'memory' });
+  const app = await createApp({ databaseUrl: db.url, embedded: true, quiet: true });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await app.close();
+      await db.stop();
+    },
+  };
+}
