@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createBismarckClient, unwrap } from '@bismarck/client';
+import { runBot } from '../apps/cli/src/bot/bot';
+import { startTestApp, type TestApp } from './support/app';
+import { listenLocal } from './support/server';
+
+const run = promisify(execFile);
+const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  base = await listenLocal(t.app);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('bots through the generated client', () => {
+  it('three bots (greedy, random, greedy) join an open table and play a whole match', async () => {
+    const api = createBismarckClient(base);
+    const created = unwrap(await api.POST('/api/matches', { body: { players: [null, null, null], options: { schedule: 'quick' } } }));
+    expect(created.status).toBe('waiting');
+    const tokens: string[] = [];
+    for (const seat of [0, 1, 2] as const) {
+      const joined = unwrap(await api.POST('/api/matches/{id}/seats/{seat}/join', { params: { path: { id: created.id, seat } }, body: { name: `bot ${seat}` } }));
+      tokens.push(joined.token);
+    }
+    const results = await Promise.all(
+      (['greedy', 'random', 'greedy'] as const).map((strategy, seat) => runBot({ url: base, match: created.id, token: tokens[seat], strategy })),
+    );
+    expect(results.map((r) => r.seat)).toEqual([0, 1, 2]);
+    for (const r of results) expect(r.view.status).toBe('finished');
+
+    const card = unwrap(await api.GET('/api/matches/{id}/scorecard', { params: { path: { id: created.id } } }));
+    expect(card.finished).toBe(true);
+    expect(card.deals).toHaveLength(3);
+    const log = unwrap(await api.GET('/api/matches/{id}/events', { params: { path: { id: created.id }, query: { limit: 1000 } } }));
+    expect(log.events.map((e) => e.version)).toEqual(Array.from({ length: log.version }, (_, i) => i + 1));
+    // Every action a bot took was one its view allowed: nothing was refused on the way.
+    expect(results.reduce((n, r) => n + r.actions, 0)).toBeGreaterThan(3 * 16);
+  }, 120_000);
+
+  it('the client reports problems as typed errors (problem+json)', async () => {
+    const api = createBismarckClient(base, { token: 'bsk_nobody' });
+    const created = unwrap(await createBismarckClient(base).POST('/api/matches', { body: { players: ['a', 'b', 'c'] } }));
+    const { error, response } = await api.GET('/api/matches/{id}/view', { params: { path: { id: created.id } } });
+    expect(response.status).toBe(401);
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+  });
+});
+
+describe('npm run bismarck -- play --bots 3', () => {
+  it('plays a match with three bots against a running service and prints the scorecard', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'play', '--bots', '3', '--url', base, '--schedule', 'quick', '--strategy', 'greedy,random,greedy']);
+    expect(stdout).toMatch(/^match [0-9a-f-]{36}/m);
+    expect(stdout.match(/^[123] +[012] +(trump|spades|notrump|pass)/gm)).toHaveLength(3);
+    expect(stdout).toMatch(/winner/);
+  }, 120_000);
+
+  it('without --url starts the service in-process on the embedded database', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'play', '--bots', '3', '--schedule', 'quick'], { env: { ...process.env, DATABASE_URL: '' } });
+    expect(stdout).toMatch(/^match .* \(http:\/\/127\.0\.0\.1:\d+\)$/m);
+    expect(stdout).toMatch(/winner/);
+  }, 120_000);
+});
