@@ -10,12 +10,12 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { LobbyModule } from './lobby/lobby.module';
-import { LobbyModule } from './lobby/lobby.module';
 import { edgeConfig } from './config/edge.config';
 import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProblemFilter } from './problem/problem.filter';
 import { ReplayModule } from './replay/replay.module';
+import { ViewerModule } from './viewer/viewer.module';
 
 export interface AppModuleOptions {
   databaseUrl: string;
@@ -57,9 +57,9 @@ export class AppModule {
         MatchesModule,
         LiveModule,
         LobbyModule,
-        LobbyModule,
         AdminModule,
         ReplayModule,
+        ViewerModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

@@ -1,0 +1,159 @@
+// The replay viewer: steps through a match event by event, as the caller may see it (spectator by
+// default; a seat token in the URL fragment, #token=…, shows that seat's cards). Plain DOM, no framework.
+(() => {
+  'use strict';
+  const id = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
+  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const api = `/api/matches/${encodeURIComponent(id)}`;
+  const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+  const $ = (sel) => document.querySelector(sel);
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) if (k === 'class') node.className = v; else node.setAttribute(k, v);
+    for (const c of children) node.append(c);
+    return node;
+  };
+
+  const state = { version: 1, latest: 1, types: [], replays: new Map(), scorecard: null, following: true };
+
+  async function get(path) {
+    const res = await fetch(path, { headers });
+    const body = await res.json();
+    if (!res.ok) throw new Error(body.detail || `${res.status}`);
+    return body;
+  }
+
+  function card(code, extra = '') {
+    if (!code) return el('span', { class: `card back ${extra}`, title: 'hidden' });
+    const rank = code[0] === 'T' ? '10' : code[0];
+    const red = code[1] === 'H' || code[1] === 'D';
+    return el('span', { class: `card ${red ? 'red' : ''} ${extra}`, title: code, 'data-card': code }, el('span', {}, rank), el('span', { class: 'suit' }, SUITS[code[1]]));
+  }
+  const cardRow = (codes, cls = '') => el('div', { class: `cards ${cls}` }, ...codes.map((c) => card(c)));
+
+  async function replay(version) {
+    if (!state.replays.has(version)) state.replays.set(version, await get(`${api}/replay?version=${version}`));
+    return state.replays.get(version);
+  }
+
+  function renderSeat(seat, view, revealed) {
+    const box = $(`#seat-${seat}`);
+    box.className = `seat ${view.turn === seat ? 'turn' : ''}`;
+    const name = view.seats[seat]?.name ?? `seat ${seat}`;
+    const roles = [view.dealer === seat ? 'dealer' : null, view.forehand === seat ? 'forehand' : null, view.seat === seat ? 'you' : null].filter(Boolean);
+    let hand;
+    if (revealed) hand = revealed.hands[seat];
+    else if (view.seat === seat) hand = view.hand;
+    else hand = Array(view.handSizes[seat]).fill(null);
+    const away = revealed && view.forehand === seat ? revealed.laidAway : view.seat === seat ? view.laidAway : null;
+    box.replaceChildren(
+      el('h2', {}, `${name}`, ...roles.map((r) => el('span', { class: 'badge' }, r))),
+      el('div', { class: 'stats' }, `tricks ${view.tricksTaken[seat]} · total ${view.totals[seat]}`),
+      cardRow(hand, 'hand'),
+      ...(away && away.length ? [el('div', { class: 'stats' }, 'laid away'), el('div', { class: 'cards hand' }, ...away.map((c) => card(c, 'away')))] : []),
+    );
+  }
+
+  function renderCentre(view) {
+    const contract = view.contract ? `${view.contract}${view.trump ? ` ${SUITS[view.trump]}` : ''}` : '—';
+    const turn = view.turn === null ? '' : ` · to act: ${view.seats[view.turn]?.name ?? view.turn}`;
+    $('#info').textContent = view.status === 'finished'
+      ? `Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map((s) => view.seats[s].name).join(', ')}`
+      : `Deal ${view.dealNumber || '–'} of ${view.dealsInMatch} · ${view.phase} · contract ${contract}${turn}`;
+    $('#tableCards').replaceChildren(...view.tableCards.map((c) => card(c)));
+    $('#trick').replaceChildren(...view.trick.map((p) => el('figure', {}, card(p.card), el('figcaption', {}, view.seats[p.seat].name))));
+    $('#lastTrick').textContent = view.lastTrick ? `last trick to ${view.seats[view.lastTrick.winner].name}: ${view.lastTrick.cards.map((p) => p.card).join(' ')}` : '';
+  }
+
+  function renderScorecard(view) {
+    const sc = state.scorecard;
+    if (!sc) return;
+    const names = sc.seats.map((s) => s.name);
+    const rows = sc.deals.map((d) => el('tr', { class: d.number > view.dealNumber ? 'future' : '' },
+      el('td', {}, String(d.number)), el('td', {}, names[d.forehand]), el('td', {}, `${d.contract}${d.trump ? ` ${SUITS[d.trump]}` : ''}`),
+      ...d.tricks.map((t, s) => el('td', {}, `${t} (${d.points[s] > 0 ? '+' : ''}${d.points[s]})`))));
+    $('#scorecard').replaceChildren(el('table', { id: 'scorecard-table' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'deal'), el('th', {}, 'forehand'), el('th', {}, 'contract'), ...names.map((n) => el('th', {}, n)))),
+      el('tbody', {}, ...rows),
+      el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, sc.finished ? 'final' : 'totals'), ...sc.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))));
+  }
+
+  async function show(version) {
+    version = Math.max(1, Math.min(state.latest, version));
+    state.version = version;
+    const { view, revealed } = await replay(version);
+    if (state.version !== version) return; // a later step won the race
+    [0, 1, 2].forEach((s) => renderSeat(s, view, revealed));
+    renderCentre(view);
+    renderScorecard(view);
+    $('#slider').max = String(state.latest);
+    $('#slider').value = String(version);
+    $('#step').textContent = `event ${version} / ${state.latest}: ${state.types[version - 1] ?? ''}`;
+    $('#step').dataset.version = String(version);
+    document.body.dataset.ready = 'true';
+  }
+
+  async function refresh() {
+    const types = [];
+    for (let after = 0; ; ) {
+      const page = await get(`${api}/events?after=${after}&limit=1000`);
+      types.push(...page.events.map((e) => e.type));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    state.types = types;
+    state.latest = types.length;
+    state.scorecard = await get(`${api}/scorecard`);
+    const pub = await get(api);
+    const badges = [el('span', { class: 'badge' }, pub.status)];
+    if (pub.seeded) badges.push(el('span', { class: 'badge warn' }, 'seeded: not provably fair'));
+    else if (pub.status === 'finished') {
+      // The audit says which deals were provably fair (committed seed, a seat's cut, revealed seed).
+      const audit = await get(`${api}/audit`);
+      const fair = audit.provablyFairDeals.length;
+      badges.push(el('span', { class: `badge ${audit.ok ? 'ok' : 'warn'}`, id: 'audit' }, audit.ok ? `audit ok · provably fair deals ${fair}/${audit.scoredDeals.length}` : `audit FAILED at event ${audit.firstFailure}`));
+    } else badges.push(el('span', { class: 'badge' }, 'decks committed before each deal'));
+    $('#badges').replaceChildren(...badges);
+    $('#match').textContent = `${pub.options.schedule} · ${id}`;
+  }
+
+  const step = (delta) => { state.following = false; $('#live').checked = false; void show(state.version + delta).catch(fail); };
+  $('#first').onclick = () => { state.following = false; $('#live').checked = false; void show(1).catch(fail); };
+  $('#last').onclick = () => void show(state.latest).catch(fail);
+  $('#prev').onclick = () => step(-1);
+  $('#next').onclick = () => step(1);
+  $('#slider').oninput = (e) => { state.following = false; $('#live').checked = false; void show(Number(e.target.value)).catch(fail); };
+  $('#live').onchange = (e) => { state.following = e.target.checked; if (state.following) void show(state.latest).catch(fail); };
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowLeft') step(-1);
+    else if (e.key === 'ArrowRight') step(1);
+    else if (e.key === 'Home') $('#first').click();
+    else if (e.key === 'End') $('#last').click();
+  });
+
+  function fail(error) { $('#error').textContent = String(error.message || error); }
+
+  // Follow a live match: the event stream wakes us (polling if it is not available); the log stays the truth.
+  function follow() {
+    let busy = false;
+    const update = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const before = state.latest;
+        await refresh();
+        if (state.following && state.latest !== before) await show(state.latest);
+      } catch (e) { fail(e); } finally { busy = false; }
+    };
+    if ('EventSource' in window && !token) {
+      const source = new EventSource(`${api}/events/stream?after=${state.latest}`);
+      let ended = false;
+      source.onmessage = () => void update();
+      source.addEventListener('end', () => { ended = true; source.close(); void update(); });
+      source.addEventListener('error', () => { source.close(); if (!ended) setInterval(update, 3000); });
+    } else setInterval(update, 3000);
+  }
+
+  refresh().then(() => show(state.latest)).then(follow).catch(fail);
+})();

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ViewerController } from './viewer.controller';
+
+@Module({ controllers: [ViewerController] })
+export class ViewerModule {}
