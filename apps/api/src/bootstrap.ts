@@ -9,6 +9,8 @@ import { Logger } from 'nestjs-pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig } from './config/app.config';
+import { readEdgeConfig } from './config/edge.config';
+import { applyEdge } from './edge/edge';
 import { ProblemException } from './problem/problem';
 import { ProblemFilter } from './problem/problem.filter';
 
@@ -27,6 +29,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   if (!options.quiet) app.useLogger(app.get(Logger));
   const config = appConfig();
   app.disable('x-powered-by');
+  applyEdge(app, readEdgeConfig());
   app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
   app.useGlobalPipes(
     new ValidationPipe({

@@ -27,8 +27,8 @@ export function readEdgeConfig(): EdgeConfig {
   const cors = (process.env.CORS_ORIGINS ?? '').trim();
   return {
     sseKeepAliveMs: integer('SSE_KEEPALIVE_MS', 15_000, 100, 3_600_000),
-    rateLimitPerToken: integer('RATE_LIMIT_PER_TOKEN', 6_000, 0, 100_000_000),
-    rateLimitPerAddress: integer('RATE_LIMIT_PER_ADDRESS', 30_000, 0, 100_000_000),
+    rateLimitPerToken: integer('RATE_LIMIT_PER_TOKEN', 30_000, 0, 100_000_000),
+    rateLimitPerAddress: integer('RATE_LIMIT_PER_ADDRESS', 120_000, 0, 100_000_000),
     rateLimitWindowMs: integer('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
     corsOrigins: cors === '' ? null : cors.split(',').map((o) => o.trim()).filter(Boolean),
   };

@@ -1,0 +1,58 @@
+import type { NextFunction, Request, Response } from 'express';
+import { problemBody } from '../problem/problem';
+
+export interface RateLimitOptions {
+  /** Requests per window per bearer token; 0: no limit. */
+  readonly perToken: number;
+  /** Requests per window per client address; 0: no limit. */
+  readonly perAddress: number;
+  readonly windowMs: number;
+  readonly now?: () => number;
+}
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/**
+ * Fixed-window rate limits per seat token and per client address, in this process's memory (each api
+ * instance counts its own requests). Every answer carries `RateLimit` and `RateLimit-Policy` (IETF
+ * draft-ietf-httpapi-ratelimit-headers, "draft-7" form) for the tighter of the two; an answer over
+ * the limit is 429 problem+json `RATE_LIMITED` with `Retry-After`. Tokens are kept only as map keys.
+ */
+export function rateLimiter(options: RateLimitOptions): (req: Request, res: Response, next: NextFunction) => void {
+  const now = options.now ?? Date.now;
+  const windows = new Map<string, Window>();
+  let sweepAt = now() + options.windowMs;
+
+  const hit = (key: string, limit: number, t: number): { remaining: number; reset: number; limit: number } => {
+    let w = windows.get(key);
+    if (!w || w.resetAt <= t) windows.set(key, (w = { count: 0, resetAt: t + options.windowMs }));
+    w.count++;
+    return { limit, remaining: limit - w.count, reset: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
+  };
+
+  return (req, res, next) => {
+    const t = now();
+    if (t >= sweepAt) {
+      for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
+      sweepAt = t + options.windowMs;
+    }
+    const checks: { remaining: number; reset: number; limit: number }[] = [];
+    if (options.perAddress > 0) checks.push(hit(`a:${req.ip ?? req.socket.remoteAddress ?? '?'}`, options.perAddress, t));
+    const auth = req.headers.authorization;
+    if (options.perToken > 0 && typeof auth === 'string' && auth.startsWith('Bearer ')) checks.push(hit(`t:${auth.slice(7)}`, options.perToken, t));
+    if (checks.length === 0) return next();
+    const tightest = checks.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    res.setHeader('RateLimit-Policy', `${tightest.limit};w=${Math.round(options.windowMs / 1000)}`);
+    res.setHeader('RateLimit', `limit=${tightest.limit}, remaining=${Math.max(0, tightest.remaining)}, reset=${tightest.reset}`);
+    if (tightest.remaining >= 0) return next();
+    const body = problemBody('RATE_LIMITED', `Too many requests: at most ${tightest.limit} in ${Math.round(options.windowMs / 1000)} s. Retry after ${tightest.reset} s.`, {
+      retryAfter: tightest.reset,
+    });
+    body.instance = req.originalUrl ?? req.url;
+    res.setHeader('Retry-After', String(tightest.reset));
+    res.status(429).type('application/problem+json').send(JSON.stringify(body));
+  };
+}
