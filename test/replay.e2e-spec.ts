@@ -1,4 +1,5 @@
-import { auditMatch, type ExportedMatch } from '@bismarck/audit';
+import { auditMatch, jsonbText, type ExportedMatch } from '@bismarck/audit';
+import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp } from './support/app';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
@@ -134,4 +135,17 @@ describe('replay and export', () => {
     const tooFar = await t.http().get(`/api/matches/${m.id}/replay?version=99999`);
     expect({ status: tooFar.status, code: tooFar.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
   }, 60_000);
+});
+
+describe('the offline hash chain', () => {
+  it("reproduces PostgreSQL's jsonb text exactly: key order, spacing, escapes, unicode", async () => {
+    const value = {
+      zz: 1,
+      a: [true, false, null, -3, 0, 1234567890123],
+      bb: { 'é': 'Bjørn "the bold"\\', y: 'tab\there\nnew line\u0001\u001f end', x: [] as unknown[], '': {} },
+      ab: '🂡 ♠♥♦♣',
+    };
+    const [row] = await t.app.get(DataSource).query('SELECT ($1::jsonb)::text AS text', [JSON.stringify(value)]);
+    expect(jsonbText(value)).toBe(row.text);
+  });
 });
