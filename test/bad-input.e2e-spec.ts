@@ -1,0 +1,177 @@
+import fc from 'fast-check';
+import { DataSource } from 'typeorm';
+import { startTestApp, type TestApp } from './support/app';
+import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
+
+// A campaign of hostile and malformed requests: every answer must be a 4xx problem+json, nothing may
+// be appended, and the service must stay healthy.
+let t: TestApp;
+let matches: CreatedMatch[];
+let other: CreatedMatch;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  // Matches in several phases: deal, contract, discard, play.
+  matches = [];
+  for (const actions of [0, 1, 2, 3, 10]) {
+    const m = await createMatch(t.http, { options: { contractChoice: 'informed' } });
+    for (let i = 0; i < actions; i++) await playOneAction(t.http, m);
+    matches.push(m);
+  }
+  other = await createMatch(t.http);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const eventCount = async (): Promise<number> =>
+  Number((await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
+
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom(
+    "'; DROP TABLE events; --",
+    '" OR 1=1 --',
+    '\u0000\u0007\u001b[31m',
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+    'AS; DELETE FROM seat_views',
+    '🂡',
+    'Ａ♠',
+    'AS ',
+    ' as',
+    'as',
+    '10H',
+    'ZZ',
+    '',
+  ),
+);
+const card = fc.oneof(fc.constantFrom('AS', 'TH', '2C', 'KD', 'QS', '9H'), hostileString);
+const value = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString, { maxLength: 6 }), fc.object());
+
+const bodies: Record<string, fc.Arbitrary<unknown>> = {
+  contract: fc.oneof(
+    fc.record({ contract: fc.oneof(fc.constantFrom('spades', 'trump', 'notrump', 'pass'), value), trump: fc.oneof(fc.constantFrom('S', 'H', 'D', 'C', 'X', 's'), value) }, { requiredKeys: [] }),
+    fc.record({ contract: fc.constantFrom('spades', 'notrump', 'pass'), extra: value }),
+    value,
+  ),
+  discard: fc.oneof(
+    fc.record({ cards: fc.array(card, { maxLength: 8 }) }),
+    fc.record({ cards: fc.constant(['AS', 'AS', 'AS', 'AS']) }),
+    fc.record({ cards: value, unknown: value }, { requiredKeys: [] }),
+    value,
+  ),
+  play: fc.oneof(fc.record({ card }), fc.record({ card, extra: value }), fc.record({ card: fc.array(card) }), value),
+  cut: fc.oneof(fc.record({ cut: hostileString }), fc.record({ cut: value }), value),
+  deal: fc.oneof(fc.constant(undefined), fc.record({ cards: value }), value),
+};
+
+const tokenKind = fc.constantFrom('none', 'malformed', 'unknown', 'otherMatch', 'wrongSeat', 'basic', 'empty');
+
+function authHeader(kind: string, m: CreatedMatch, actingSeat: number | null): string | undefined {
+  switch (kind) {
+    case 'malformed':
+      return 'Bearer not a token at all';
+    case 'unknown':
+      return 'Bearer bsk_0000000000000000000000000000000000000000';
+    case 'otherMatch':
+      return `Bearer ${other.seats[0].token}`;
+    case 'wrongSeat':
+      return `Bearer ${m.seats[((actingSeat ?? 0) + 1) % 3].token}`;
+    case 'basic':
+      return 'Basic dXNlcjpwYXNz';
+    case 'empty':
+      return 'Bearer ';
+    default:
+      return undefined;
+  }
+}
+
+describe('the bad-input campaign', () => {
+  it('answers malformed, hostile and misdirected commands with a 4xx problem, and appends nothing', async () => {
+    const before = await eventCount();
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: matches.length - 1 }),
+        fc.constantFrom('contract', 'discard', 'play', 'cut', 'deal'),
+        fc.integer({ min: 0, max: 2 }),
+        fc.boolean(),
+        tokenKind,
+        fc.constantFrom('json', 'raw', 'text'),
+        fc.string({ maxLength: 30 }),
+        async (mi, route, seat, useSeatToken, kind, encoding, raw) => {
+          const m = matches[mi];
+          const body = fc.sample(bodies[route], { numRuns: 1, seed: sent })[0];
+          const state = (await t.http().get(`/api/matches/${m.id}`).expect(200)).body;
+          const req = t.http().post(`/api/matches/${m.id}/${route}`);
+          const auth = useSeatToken ? `Bearer ${m.seats[seat].token}` : authHeader(kind, m, state.turn);
+          if (auth !== undefined) req.set('Authorization', auth);
+          let res;
+          if (encoding === 'raw') res = await req.set('Content-Type', 'application/json').send(`{"card": ${raw}`);
+          else if (encoding === 'text') res = await req.set('Content-Type', 'text/plain').send(raw);
+          else res = body === undefined ? await req : await req.set('Content-Type', 'application/json').send(JSON.stringify(body));
+          sent++;
+          // A well-formed, legal command from the right seat may go through; everything else must not.
+          if (res.status === 200) {
+            await t.http().get('/health').expect(200);
+            return;
+          }
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+          expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(res.body.code).toMatch(/^[A-Z_]+$/);
+          expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(state.version);
+        },
+      ),
+      { numRuns: 250, seed: 20261129 },
+    );
+    // Whatever went through was a legal command: count the answers above, not the log, for refusals.
+    const after = await eventCount();
+    expect(after).toBeGreaterThanOrEqual(before);
+    await t.http().get('/health').expect(200);
+  }, 240_000);
+
+  it('refuses malformed match creations and queries with 400, creating nothing', async () => {
+    const [{ n: before }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ players: fc.array(hostileString, { minLength: 0, maxLength: 5 }) }),
+          fc.record({ players: fc.constant(['a', 'b', 'c']), options: fc.record({ schedule: value, scoring: value, mustTrump: value, jokers: value }, { requiredKeys: [] }) }),
+          fc.record({ players: fc.constant(['a', 'b', 'c']), seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer()) }),
+          fc.record({ players: fc.constant(['a', 'b', 'c\u0000']) }),
+          value,
+        ),
+        async (body) => {
+          const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(JSON.stringify(body));
+          if (res.status === 201) {
+            // Only a body that is valid after all may create a match; it must then be well-formed.
+            expect(res.body.seats).toHaveLength(3);
+            return;
+          }
+          expect(res.status).toBe(400);
+          expect(res.body.code).toBe('VALIDATION_FAILED');
+        },
+      ),
+      { numRuns: 150, seed: 7 },
+    );
+    for (const q of ['limit=0', 'limit=abc', 'limit=1000', 'status=done', 'cursor=%27%3B--', 'cursor=' + 'x'.repeat(300)]) {
+      const res = await t.http().get(`/api/matches?${q}`);
+      expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_FAILED' });
+    }
+    for (const q of ['after=-1', 'after=x', 'limit=0', 'limit=5000']) {
+      const res = await t.http().get(`/api/matches/${matches[0].id}/events?${q}`);
+      expect({ q, status: res.status }).toEqual({ q, status: 400 });
+    }
+    for (const id of ["'; DROP TABLE events; --", 'x'.repeat(300), '%00']) {
+      const res = await t.http().get(`/api/matches/${encodeURIComponent(id)}`);
+      expect(res.status).toBe(404);
+    }
+    const [{ n: after }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    expect(after).toBeGreaterThanOrEqual(before);
+    await t.http().get('/health').expect(200);
+  }, 240_000);
+});
