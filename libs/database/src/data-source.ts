@@ -46,6 +46,8 @@ export function postgresDataSourceOptions(input: PostgresOptionsInput): DataSour
     logging: input.logging ?? false,
     applicationName: input.applicationName ?? 'bismarck',
     poolSize,
-    extra: { max: poolSize },
+    // A command is acknowledged only after its commit is durable (flushed to the WAL), whatever the
+    // server's or the database's default says. The embedded PGlite never fsyncs (docs/operations.md).
+    extra: input.embedded ? { max: poolSize } : { max: poolSize, options: '-c synchronous_commit=on' },
   };
 }
