@@ -11,6 +11,7 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig } from './config/app.config';
 import { readEdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
+import { completeOpenApi } from './edge/openapi';
 import { ProblemException } from './problem/problem';
 import { ProblemFilter } from './problem/problem.filter';
 
@@ -61,7 +62,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A seat token from POST /api/matches.' }, 'seat')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' }, 'admin')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return completeOpenApi(SwaggerModule.createDocument(app, config));
 }
 
 function mountDocs(app: NestExpressApplication, document: OpenAPIObject): void {

@@ -378,6 +378,11 @@ export interface components {
             code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /** @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play */
             instance?: string;
+            /**
+             * @description With `RATE_LIMITED`: seconds to wait (also in `Retry-After`).
+             * @example 12
+             */
+            retryAfter?: number;
         };
         MatchOptionsDto: {
             /**
@@ -881,7 +886,7 @@ export interface components {
              * @description Pass as `after` for the next page; null at the end.
              * @example 100
              */
-            next: Record<string, never> | null;
+            next: number | null;
         };
         CutDto: {
             /**
@@ -1219,6 +1224,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     MatchesController_create: {
@@ -1245,6 +1265,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1300,6 +1335,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     MatchesController_view: {
@@ -1349,6 +1399,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     MatchesController_scorecard: {
@@ -1392,6 +1457,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1454,6 +1534,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1554,6 +1649,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     CommandsController_deal: {
@@ -1638,6 +1748,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1738,6 +1863,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     CommandsController_discard: {
@@ -1757,6 +1897,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cards": [
+                 *         "2C",
+                 *         "3C",
+                 *         "4D",
+                 *         "7H"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["DiscardDto"];
             };
         };
@@ -1832,6 +1982,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     CommandsController_play: {
@@ -1851,6 +2016,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card": "QH"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlayCardDto"];
             };
         };
@@ -1920,6 +2090,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2125,6 +2310,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     ReplayController_replay: {
@@ -2186,6 +2386,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     ReplayController_audit: {
@@ -2229,6 +2444,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,6 +2517,21 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { ProblemDto } from '../problem/problem.dto';
@@ -30,6 +30,14 @@ export class MatchesController {
   @Post()
   @ApiOperation({ summary: 'Create a match', description: 'The three seat tokens are shown here only.' })
   @ApiCreatedResponse({ type: MatchCreatedDto })
+  @ApiBody({
+    type: CreateMatchDto,
+    examples: {
+      match: { summary: 'Three named seats', value: { players: ['Astrid', 'Bjørn', 'Cecilia'] } },
+      lobby: { summary: 'A lobby table: seats 1 and 2 open', value: { players: ['Astrid', null, null], options: { schedule: 'quick' } } },
+      seeded: { summary: 'Reproducible deals (a test match)', value: { players: ['Astrid', 'Bjørn', 'Cecilia'], seed: 'club-night-42' } },
+    },
+  })
   @ApiProblems('VALIDATION_FAILED')
   create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
     return this.commands.create(body.players, body.options, body.seed);

@@ -117,6 +117,7 @@ export class SeatViewDto extends PublicStateDto {
   @ApiProperty({ type: [String], nullable: true, description: "Forehand's own laid-away cards, once discarded." })
   readonly laidAway!: string[] | null;
   @ApiProperty({
+    type: 'object',
     nullable: true,
     oneOf: Object.values(LEGAL_ACTIONS).map((m) => ({ $ref: getSchemaPath(m) })),
     discriminator: { propertyName: 'action', mapping: Object.fromEntries(Object.entries(LEGAL_ACTIONS).map(([k, m]) => [k, getSchemaPath(m)])) },
@@ -174,7 +175,7 @@ export class CommandResultDto {
 export class EventPageDto {
   @ApiProperty({ type: [EventDto] }) readonly events!: EventDto[];
   @ApiProperty({ example: 42, description: 'The current stream version.' }) readonly version!: number;
-  @ApiProperty({ nullable: true, example: 100, description: 'Pass as `after` for the next page; null at the end.' })
+  @ApiProperty({ type: Number, nullable: true, example: 100, description: 'Pass as `after` for the next page; null at the end.' })
   readonly next!: number | null;
 }
 
