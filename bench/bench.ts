@@ -22,9 +22,8 @@
 // BENCH_TIMEOUT_SECONDS (900: the bench gives up).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -34,7 +33,7 @@ import {
   initialState,
   randomCommand,
   seatToAct,
-  SHUFFLE_ALGORITHM,
+  deckKey,
   shuffleDeck,
   type BismarckEvent,
   type Command,
@@ -117,6 +116,23 @@ function processCpuSeconds(pid: number): number {
     return NaN;
   }
 }
+/** CPU seconds of the database: every `postgres` process, or the embedded PGlite's process. */
+function databaseCpuSeconds(): number {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const mine = embedded ? comm === 'node' && Number(f[1]) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('pglite') : comm === 'postgres';
+      if (mine) sum += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      /* gone */
+    }
+  }
+  return sum;
+}
 function rssMbOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -168,7 +184,7 @@ function openDataSource(url: string, poolSize: number): Promise<DataSource> {
 // ---------------------------------------------------------------- 1. raw appends
 const RAW_DATA = JSON.stringify({ seat: 1, card: 'QH', deal: 3, trick: 7 });
 
-async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: number; p99Ms: number; count: number }> {
+async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: number; p99Ms: number; count: number; dbCpuPerInsertMs: number; clientCpuPerInsertMs: number }> {
   const setup = new Client({ connectionString: url });
   await setup.connect();
   // Shaped like `events`: same columns, defaults, keys and indexes; no append-only trigger, no function.
@@ -226,33 +242,43 @@ async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: numb
     for (let v = 1; !stop; v++) await insert(c, stream, v, measuring);
   });
   await sleep(Math.min(2000, cfg.rawSeconds * 250));
+  const db0 = databaseCpuSeconds();
+  const me0 = process.cpuUsage();
   measuring = true;
   const started = now();
   await sleep(cfg.rawSeconds * 1000);
   measuring = false;
   const elapsed = (now() - started) / 1000;
+  const dbCpu = databaseCpuSeconds() - db0;
+  const me = process.cpuUsage(me0);
   stop = true;
   await Promise.all(workers);
   await Promise.all(clients.map((c) => c.end()));
   await setup.query(`DROP TABLE bench_raw_events`);
   await setup.end();
   const sorted = Float64Array.from(latencies).sort();
-  return { perSecond: count / elapsed, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), count };
+  return {
+    perSecond: count / elapsed,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    count,
+    dbCpuPerInsertMs: (dbCpu * 1000) / count,
+    clientCpuPerInsertMs: (me.user + me.system) / 1e3 / count,
+  };
 }
 
 // ---------------------------------------------------------------- 2. the api in its own process
 interface Api {
   child: ChildProcess;
   port: number;
-  logFile: string;
+  /** Bytes the api wrote to stdout and stderr (its logs). */
+  logBytes: number;
   stop(): Promise<void>;
 }
 
 async function startApi(databaseUrl: string): Promise<Api> {
   const main = join(root, 'dist/apps/api/src/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
-  const logFile = join(tmpdir(), `bismarck-bench-api-${process.pid}.log`);
-  const fd = openSync(logFile, 'w');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -265,32 +291,42 @@ async function startApi(databaseUrl: string): Promise<Api> {
   if (embedded) env.DB_POOL_SIZE = '1';
   else if (cfg.poolSize) env.DB_POOL_SIZE = cfg.poolSize;
   else delete env.DB_POOL_SIZE;
-  const child = spawn(process.execPath, [...cfg.apiNodeArgs, main], { cwd: root, env, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
+  // Its logs go into a pipe, as under a container runtime; the bench counts and drops them.
+  const child = spawn(process.execPath, [...cfg.apiNodeArgs, main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const api: Api = {
+    child,
+    port: 0,
+    logBytes: 0,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  let head = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const text = readFileSync(logFile, 'utf8');
-    const m = /listening on http:\/\/localhost:(\d+)/.exec(text);
-    if (m) {
-      return {
-        child,
-        port: Number(m[1]),
-        logFile,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          await exited;
-          clearTimeout(timer);
-        },
-      };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the api did not start:\n${text.slice(-4000)}`);
-    }
-    await sleep(50);
+  const listening = new Promise<number>((done, fail) => {
+    const onData = (chunk: Buffer): void => {
+      api.logBytes += chunk.length;
+      if (api.port === 0 && head.length < 100_000) {
+        head += chunk.toString('utf8');
+        const m = /listening on http:\/\/localhost:(\d+)/.exec(head);
+        if (m) done(Number(m[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => fail(new Error(`the api exited before listening:\n${head.slice(-4000)}`)));
+    setTimeout(() => fail(new Error(`the api did not start within 60 s:\n${head.slice(-4000)}`)), 60_000).unref();
+  });
+  try {
+    api.port = await listening;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
   }
+  return api;
 }
 
 interface Reply {
@@ -298,37 +334,80 @@ interface Reply {
   body: unknown;
 }
 
-function httpClient(port: number, sockets: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-  return (method: string, path: string, token?: string, body?: unknown): Promise<Reply> =>
-    new Promise((done, fail) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers: Record<string, string | number> = {};
-      if (token) headers.authorization = `Bearer ${token}`;
-      if (payload !== undefined) {
-        headers['content-type'] = 'application/json';
-        headers['content-length'] = Buffer.byteLength(payload);
-      }
-      const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            /* not JSON */
-          }
-          done({ status: res.statusCode ?? 0, body: parsed });
-        });
-        res.on('error', fail);
+/**
+ * A lean HTTP/1.1 keep-alive client: one socket per bench client, one request at a time, answers
+ * read by Content-Length. node:http costs the bench ~0.2 ms of CPU per request on this machine, CPU
+ * that the service under test then lacks; this costs a fraction of it (the raw test's pg client is lean too).
+ */
+class Connection {
+  private socket: Socket | undefined;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void } | undefined;
+
+  constructor(private readonly port: number) {}
+
+  private connect(): Promise<Socket> {
+    return new Promise((done, fail) => {
+      const socket = createConnection({ host: '127.0.0.1', port: this.port, noDelay: true }, () => done(socket));
+      socket.on('data', (chunk: Buffer) => this.onData(chunk));
+      socket.on('error', (e) => {
+        fail(e);
+        this.waiting?.fail(e);
+        this.waiting = undefined;
       });
-      req.on('error', fail);
-      if (payload !== undefined) req.write(payload);
-      req.end();
+      socket.on('close', () => {
+        if (this.socket === socket) this.socket = undefined;
+        this.waiting?.fail(new Error('the api closed the connection'));
+        this.waiting = undefined;
+      });
     });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0 || !this.waiting) return;
+    const head = this.buffer.toString('latin1', 0, end);
+    const m = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!m) {
+      this.waiting.fail(new Error(`an answer without Content-Length: ${head}`));
+      this.waiting = undefined;
+      return;
+    }
+    const total = end + 4 + Number(m[1]);
+    if (this.buffer.length < total) return;
+    const body = this.buffer.toString('utf8', end + 4, total);
+    this.buffer = this.buffer.subarray(total);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    let parsed: unknown = body;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      /* not JSON */
+    }
+    waiting.done({ status: Number(head.slice(9, 12)), body: parsed });
+  }
+
+  async request(method: string, path: string, token?: string, body?: unknown): Promise<Reply> {
+    this.socket ??= await this.connect();
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    let text = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+    if (token) text += `authorization: Bearer ${token}\r\n`;
+    if (payload) text += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
+    text += `\r\n${payload}`;
+    return new Promise((done, fail) => {
+      this.waiting = { done, fail };
+      this.socket!.write(text);
+    });
+  }
+
+  close(): void {
+    this.socket?.end();
+  }
 }
+
+type Request = (method: string, path: string, token?: string, body?: unknown) => Promise<Reply>;
 
 interface LocalMatch {
   id: string;
@@ -349,7 +428,7 @@ interface CreatedReply {
 
 const PLAYERS: [string, string, string] = ['Astrid', 'Bjørn', 'Cecilia'];
 
-async function createMatch(request: ReturnType<typeof httpClient>, n: number): Promise<LocalMatch> {
+async function createMatch(request: Request, n: number): Promise<LocalMatch> {
   const seed = `bench-${process.pid}-${n}-${randomBytes(6).toString('hex')}`;
   const reply = await request('POST', '/api/matches', undefined, { players: PLAYERS, seed });
   if (reply.status !== 201) throw new Error(`create answered ${reply.status}: ${JSON.stringify(reply.body)}`);
@@ -366,11 +445,12 @@ async function createMatch(request: ReturnType<typeof httpClient>, n: number): P
 const ROUTE: Partial<Record<Command['type'], string>> = { deal: 'deal', chooseContract: 'contract', discard: 'discard', playCard: 'play' };
 
 /** The next legal command of a match, decided locally; sent through HTTP; the local fold moves on. */
-async function step(request: ReturnType<typeof httpClient>, m: LocalMatch): Promise<{ type: Command['type']; ms: number }> {
-  const index = m.version + 1; // the service deals shuffleDeck(seed, stream version + 1)
-  let command = randomCommand(m.state, { random: m.random, deck: () => shuffleDeck(m.seed, index) }, 0);
+async function step(request: Request, m: LocalMatch): Promise<{ type: Command['type']; ms: number }> {
+  // The service deals a seeded match shuffleDeck(deckKey(seed, cut), stream version + 1) (docs/fairness.md).
+  const index = m.version + 1;
+  const cut = m.state.status === 'awaitingDeal' ? m.state.cut : null;
+  const command = randomCommand(m.state, { random: m.random, deck: () => shuffleDeck(deckKey(m.seed, cut), index) }, 0);
   if (command === null) throw new Error(`match ${m.id} has nothing to do`);
-  if (command.type === 'deal') command = { ...command, shuffle: { algorithm: SHUFFLE_ALGORITHM, index } };
   const events = decide(command, m.state);
   const seat = seatToAct(m.state)!;
   let body: unknown;
@@ -415,19 +495,22 @@ interface CommandsResult {
   inProgress: number;
   apiCpuPerCommandMs: number;
   apiCpuPercent: number;
+  dbCpuPerCommandMs: number;
+  benchCpuPerCommandMs: number;
   machineBusyPercent: number;
   benchCpuPercent: number;
   logBytesPerCommand: number;
 }
 
 async function commandsPhase(api: Api): Promise<CommandsResult> {
-  const request = httpClient(api.port, cfg.clients);
+  const connections = Array.from({ length: cfg.clients }, () => new Connection(api.port));
   // Create the matches, 16 at a time.
   const matches: LocalMatch[] = [];
   let next = 0;
   const t0 = now();
   await Promise.all(
-    Array.from({ length: cfg.clients }, async () => {
+    connections.map(async (c) => {
+      const request: Request = (...a) => c.request(...a);
       while (next < cfg.matches) matches.push(await createMatch(request, next++));
     }),
   );
@@ -439,7 +522,8 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   let measuring = false;
   let commands = 0;
   const playMs: number[] = [];
-  const workers = Array.from({ length: cfg.clients }, async () => {
+  const workers = connections.map(async (c) => {
+    const request: Request = (...a) => c.request(...a);
     while (!stop) {
       const m = ready.shift();
       if (!m) {
@@ -456,10 +540,11 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
     }
   });
   await sleep(cfg.warmupSeconds * 1000);
-  const logBytes0 = statSync(api.logFile).size;
+  const logBytes0 = api.logBytes;
   const apiCpu0 = processCpuSeconds(api.child.pid!);
   const benchCpu0 = process.cpuUsage();
   const machine0 = cpuTimes();
+  const dbCpu0 = databaseCpuSeconds();
   measuring = true;
   const started = now();
   await sleep(cfg.seconds * 1000);
@@ -468,9 +553,11 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   const apiCpu = processCpuSeconds(api.child.pid!) - apiCpu0;
   const benchCpuUsed = process.cpuUsage(benchCpu0);
   const machine1 = cpuTimes();
-  const logBytes = statSync(api.logFile).size - logBytes0;
+  const dbCpu = databaseCpuSeconds() - dbCpu0;
+  const logBytes = api.logBytes - logBytes0;
   stop = true;
   await Promise.all(workers);
+  for (const c of connections) c.close();
   const rssMb = rssMbOf(api.child.pid!);
   const inProgress = ready.filter((m) => m.state.status !== 'finished').length;
   const sorted = Float64Array.from(playMs).sort();
@@ -488,6 +575,8 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
     inProgress,
     apiCpuPerCommandMs: (apiCpu * 1000) / commands,
     apiCpuPercent: (apiCpu / elapsed) * 100,
+    dbCpuPerCommandMs: (dbCpu * 1000) / commands,
+    benchCpuPerCommandMs: ((benchCpuUsed.user + benchCpuUsed.system) / 1e3) / commands,
     machineBusyPercent: ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100,
     benchCpuPercent: ((benchCpuUsed.user + benchCpuUsed.system) / 1e6 / elapsed) * 100,
     logBytesPerCommand: logBytes / commands,
@@ -513,9 +602,8 @@ async function generateLog(store: EventStore, target: number, already: number): 
     let state = events.reduce(evolve, initialState());
     for (;;) {
       const index = events.length + 1;
-      let command = randomCommand(state, { random, deck: () => shuffleDeck(seed, index) }, 0);
+      const command = randomCommand(state, { random, deck: () => shuffleDeck(seed, index) }, 0);
       if (command === null) break;
-      if (command.type === 'deal') command = { ...command, shuffle: { algorithm: SHUFFLE_ALGORITHM, index } };
       for (const e of decide(command, state)) {
         state = evolve(state, e);
         events.push(e);
@@ -610,10 +698,8 @@ async function main(): Promise<void> {
     log(`api: pid ${api.child.pid}, port ${api.port}; commands for ${cfg.seconds} s after ${cfg.warmupSeconds} s warm-up`);
     const cmd = await commandsPhase(api);
     log(`commands: ${Math.round(cmd.commandsPerSecond)}/s, play p50 ${round(cmd.p50Ms, 2)} ms, p99 ${round(cmd.p99Ms, 2)} ms, rss ${round(cmd.rssMb)} MB`);
-    const apiLog = api.logFile;
     await api.stop();
     api = undefined;
-    rmSync(apiLog, { force: true });
 
     const store = new EventStore(ds, { notifications: 'none' });
     const [{ n: before }] = (await ds.query(`SELECT count(*)::int AS n FROM events`)) as { n: number }[];
@@ -647,6 +733,8 @@ async function main(): Promise<void> {
       rawAppendPerSecond: Math.round(raw.perSecond),
       rawAppendP50Ms: round(raw.p50Ms, 2),
       rawAppendP99Ms: round(raw.p99Ms, 2),
+      rawDbCpuPerInsertMs: round(raw.dbCpuPerInsertMs, 3),
+      rawClientCpuPerInsertMs: round(raw.clientCpuPerInsertMs, 3),
       commandsPerSecond: Math.round(cmd.commandsPerSecond),
       playsPerSecond: Math.round(cmd.playsPerSecond),
       p50Ms: round(cmd.p50Ms, 2),
@@ -658,6 +746,8 @@ async function main(): Promise<void> {
       commandSeconds: round(cmd.seconds, 1),
       apiCpuPerCommandMs: round(cmd.apiCpuPerCommandMs, 3),
       apiCpuPercent: round(cmd.apiCpuPercent),
+      dbCpuPerCommandMs: round(cmd.dbCpuPerCommandMs, 3),
+      benchCpuPerCommandMs: round(cmd.benchCpuPerCommandMs, 3),
       benchClientCpuPercent: round(cmd.benchCpuPercent),
       machineBusyPercent: round(cmd.machineBusyPercent),
       logBytesPerCommand: round(cmd.logBytesPerCommand),

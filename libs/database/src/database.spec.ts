@@ -81,10 +81,11 @@ describe('migrations', () => {
   it('running migrations again at start applies nothing twice', async () => {
     const ds = await open();
     try {
-      expect((await runMigrationsLocked(ds)).map((m) => m.name)).toEqual(['EventStoreSchema1764400000000']);
+      const names = eventStoreMigrations.map((m) => m.name); // EventStoreSchema1764400000000, EventStoreAppendBatch…
+      expect((await runMigrationsLocked(ds)).map((m) => m.name)).toEqual(names);
       expect(await runMigrationsLocked(ds)).toEqual([]);
-      const rows = (await ds.query(`SELECT name FROM migrations`)) as { name: string }[];
-      expect(rows.map((r) => r.name)).toEqual(['EventStoreSchema1764400000000']);
+      const rows = (await ds.query(`SELECT name FROM migrations ORDER BY id`)) as { name: string }[];
+      expect(rows.map((r) => r.name)).toEqual(names);
     } finally {
       await ds.destroy();
     }
@@ -100,9 +101,9 @@ describe('migrations', () => {
       );
       try {
         const applied = await Promise.all(sources.map((ds) => runMigrationsLocked(ds)));
-        expect(applied.map((a) => a.length).sort()).toEqual([0, 1]);
+        expect(applied.map((a) => a.length).sort()).toEqual([0, eventStoreMigrations.length]);
         const rows = (await sources[0].query(`SELECT count(*)::int AS n FROM migrations`)) as { n: number }[];
-        expect(rows[0].n).toBe(1);
+        expect(rows[0].n).toBe(eventStoreMigrations.length);
       } finally {
         await Promise.all(sources.map((ds) => ds.destroy()));
         await fresh.drop();

@@ -25,6 +25,80 @@ export interface EventStoreOptions {
   /** Connection for LISTEN; default: taken from the DataSource's options. */
   readonly listenConnection?: ClientConfig;
   readonly onError?: (err: unknown) => void;
+  /**
+   * Coalesce appends that arrive while earlier ones are in flight into one `es_append_batch`
+   * statement (one round trip, one commit for many commands). Results and errors are the same as
+   * appending one by one. `maxInFlight` statements run at once (default 2); a batch holds at most
+   * `maxBatch` appends (default 64). Off by default.
+   */
+  readonly batchAppends?: boolean | { readonly maxInFlight?: number; readonly maxBatch?: number };
+}
+
+/** The arguments of one es_append, as es_append_batch reads them. */
+interface AppendItem {
+  stream: string;
+  expected: number | null;
+  events: { type: string; data: unknown; metadata: Record<string, unknown> }[];
+  idemScope: string | null;
+  idemKey: string | null;
+  requestHash: string | null;
+  response?: unknown;
+  inlineFn: string | null;
+  inlineArg?: unknown;
+}
+
+type AppendRow = { status: string; version: number; response?: unknown; positions?: string[]; txId?: string };
+
+const APPEND_SQL = `SELECT es_append($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb) AS result`;
+
+/** Runs appends alone while few are in flight, and in batches of those that queued meanwhile. */
+class AppendBatcher {
+  private queue: { item: AppendItem; done: (row: AppendRow) => void; fail: (err: unknown) => void }[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly one: (item: AppendItem) => Promise<AppendRow>,
+    private readonly many: (items: AppendItem[]) => Promise<AppendRow[]>,
+    private readonly maxInFlight: number,
+    private readonly maxBatch: number,
+  ) {}
+
+  submit(item: AppendItem): Promise<AppendRow> {
+    return new Promise((done, fail) => {
+      this.queue.push({ item, done, fail });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: AppendBatcher['queue']): Promise<void> {
+    const alone = (b: AppendBatcher['queue'][number]): Promise<void> => this.one(b.item).then(b.done, b.fail);
+    if (batch.length === 1) return alone(batch[0]);
+    let rows: AppendRow[];
+    try {
+      rows = await this.many(batch.map((b) => b.item));
+    } catch (error) {
+      // The server refused the statement (an item raised): nothing was written; run each alone so that
+      // only the guilty one fails. Any other error (the connection) leaves the outcome unknown: report it.
+      if (typeof (error as { code?: unknown }).code !== 'string' || !/^[0-9A-Z]{5}$/.test((error as { code: string }).code)) {
+        for (const b of batch) b.fail(error);
+        return;
+      }
+      await Promise.all(batch.map(alone));
+      return;
+    }
+    batch.forEach((b, i) => b.done(rows[i]));
+  }
 }
 
 type Row = Record<string, unknown>;
@@ -55,6 +129,7 @@ export class EventStore {
   readonly queryable: Queryable;
   private embedded: Promise<boolean> | undefined;
   private readonly subscriptions = new Set<Subscription>();
+  private readonly batcher: AppendBatcher | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,6 +141,33 @@ export class EventStore {
         ? { query: (sql, params) => pool.query(sql, params) }
         : { query: (sql, params) => dataSource.query(sql, params) };
     this.wakeups = new Wakeups(() => this.listenConfig(), options.onError);
+    if (options.batchAppends) {
+      const b = options.batchAppends === true ? {} : options.batchAppends;
+      this.batcher = new AppendBatcher(
+        (item) => this.appendOne(item),
+        async (items) => {
+          const [row] = await this.rows(`SELECT es_append_batch($1::jsonb) AS result`, [JSON.stringify(items)]);
+          return row.result as AppendRow[];
+        },
+        Math.max(1, b.maxInFlight ?? 2),
+        Math.max(1, b.maxBatch ?? 64),
+      );
+    }
+  }
+
+  private async appendOne(item: AppendItem): Promise<AppendRow> {
+    const [row] = await this.rows(APPEND_SQL, [
+      item.stream,
+      item.expected,
+      JSON.stringify(item.events),
+      item.idemScope,
+      item.idemKey,
+      item.requestHash,
+      'response' in item ? JSON.stringify(item.response) : null,
+      item.inlineFn,
+      'inlineArg' in item ? JSON.stringify(item.inlineArg) : null,
+    ]);
+    return row.result as AppendRow;
   }
 
   private async rows(sql: string, params: unknown[]): Promise<Row[]> {
@@ -89,21 +191,18 @@ export class EventStore {
       throw new RangeError(`expected version must be an integer >= 0 or 'any', got ${expectedVersion}`);
     }
     const idem = opts.idempotency;
-    const [row] = await this.rows(
-      `SELECT es_append($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb) AS result`,
-      [
-        streamId,
-        expectedVersion === 'any' ? null : expectedVersion,
-        JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} }))),
-        idem?.scope ?? null,
-        idem?.key ?? null,
-        idem?.requestHash ?? null,
-        idem ? JSON.stringify(idem.response ?? null) : null,
-        opts.inline?.fn ?? null,
-        opts.inline ? JSON.stringify(opts.inline.arg ?? null) : null,
-      ],
-    );
-    const result = row.result as { status: string; version: number; response?: unknown; positions?: string[]; txId?: string };
+    const item: AppendItem = {
+      stream: streamId,
+      expected: expectedVersion === 'any' ? null : expectedVersion,
+      events: events.map((e) => ({ type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })),
+      idemScope: idem?.scope ?? null,
+      idemKey: idem?.key ?? null,
+      requestHash: idem?.requestHash ?? null,
+      inlineFn: opts.inline?.fn ?? null,
+    };
+    if (idem) item.response = idem.response ?? null;
+    if (opts.inline) item.inlineArg = opts.inline.arg ?? null;
+    const result = await (this.batcher ? this.batcher.submit(item) : this.appendOne(item));
     switch (result.status) {
       case 'appended':
         this.wakeups.wakeAll();

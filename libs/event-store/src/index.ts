@@ -20,7 +20,9 @@ export type {
   StoredIdempotency,
 } from './types';
 export { EventStoreSchema1764400000000 } from './migrations/1764400000000-event-store-schema';
+export { EventStoreAppendBatch1764500000000 } from './migrations/1764500000000-append-batch';
 import { EventStoreSchema1764400000000 } from './migrations/1764400000000-event-store-schema';
+import { EventStoreAppendBatch1764500000000 } from './migrations/1764500000000-append-batch';
 
 /** The event store's migrations, in order. Combine with the app's: [...eventStoreMigrations, ...own]. */
-export const eventStoreMigrations = [EventStoreSchema1764400000000] as const;
+export const eventStoreMigrations = [EventStoreSchema1764400000000, EventStoreAppendBatch1764500000000] as const;

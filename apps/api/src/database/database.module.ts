@@ -34,7 +34,8 @@ export class DatabaseModule {
         }),
       ],
       providers: [
-        { provide: EventStore, useFactory: (dataSource: DataSource) => new EventStore(dataSource), inject: [DataSource] },
+        // Concurrent commands to different matches share a statement and a commit (docs/performance.md).
+        { provide: EventStore, useFactory: (dataSource: DataSource) => new EventStore(dataSource, { batchAppends: true }), inject: [DataSource] },
         { provide: EVENT_STORE_CLOSER, useFactory: (store: EventStore) => new EventStoreCloser(store), inject: [EventStore] },
       ],
       exports: [EventStore],
