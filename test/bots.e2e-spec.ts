@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createBismarckClient, unwrap } from '@bismarck/client';
 import { runBot } from '../apps/cli/src/bot/bot';
+import { playSeat } from '../libs/client/examples/minimal-bot';
 import { startTestApp, type TestApp } from './support/app';
 import { listenLocal } from './support/server';
 
@@ -42,6 +43,18 @@ describe('bots through the generated client', () => {
     expect(log.events.map((e) => e.version)).toEqual(Array.from({ length: log.version }, (_, i) => i + 1));
     // Every action a bot took was one its view allowed: nothing was refused on the way.
     expect(results.reduce((n, r) => n + r.actions, 0)).toBeGreaterThan(3 * 16);
+  }, 120_000);
+
+  it('the 50-line bot of docs/clients.md plays a seat beside two CLI bots', async () => {
+    const api = createBismarckClient(base);
+    const created = unwrap(await api.POST('/api/matches', { body: { players: ['doc bot', 'greedy', 'random'], options: { schedule: 'quick' } } }));
+    const [doc, greedy, random] = created.seats.map((s) => s.token);
+    const [view] = await Promise.all([
+      playSeat(base, created.id, doc),
+      runBot({ url: base, match: created.id, token: greedy, strategy: 'greedy' }),
+      runBot({ url: base, match: created.id, token: random, strategy: 'random' }),
+    ]);
+    expect(view).toMatchObject({ status: 'finished', seat: 0, legal: null });
   }, 120_000);
 
   it('the client reports problems as typed errors (problem+json)', async () => {

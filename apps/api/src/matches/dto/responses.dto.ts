@@ -117,7 +117,6 @@ export class SeatViewDto extends PublicStateDto {
   @ApiProperty({ type: [String], nullable: true, description: "Forehand's own laid-away cards, once discarded." })
   readonly laidAway!: string[] | null;
   @ApiProperty({
-    type: 'object',
     nullable: true,
     oneOf: Object.values(LEGAL_ACTIONS).map((m) => ({ $ref: getSchemaPath(m) })),
     discriminator: { propertyName: 'action', mapping: Object.fromEntries(Object.entries(LEGAL_ACTIONS).map(([k, m]) => [k, getSchemaPath(m)])) },
