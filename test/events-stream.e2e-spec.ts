@@ -1,6 +1,7 @@
 import { streamMatchEvents, parseSse, type MatchEvent } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { createApp } from '../apps/api/src/bootstrap';
+import { LiveHub } from '../apps/api/src/live/live-hub.service';
 import { startTestApp, type TestApp } from './support/app';
 import { onRealServer } from './support/database';
 import { createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
@@ -106,6 +107,28 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     // The same as the log says to the same callers.
     const log = (await t.http().get(`/api/matches/${match.id}/events?limit=${upTo}`).set('Authorization', `Bearer ${seat.token}`).expect(200)).body;
     expect(mine).toEqual(log.events);
+  }, 60_000);
+
+  it('fills a gap from the log when a live event arrives beyond the last version sent', async () => {
+    const hub = t.app.get(LiveHub) as unknown as { dispatch: (events: unknown[]) => void };
+    const original = hub.dispatch;
+    let batches = 0;
+    // Lose three early batches of the feed: the next delivered event is then ahead of the stream.
+    hub.dispatch = function (this: unknown, events: unknown[]) {
+      batches++;
+      if (batches === 2 || batches === 4 || batches === 6) return;
+      return original.call(this, events);
+    };
+    try {
+      const match = await quick();
+      const streamed = collect(streamMatchEvents(base, match.id, { reconnect: false }));
+      await playToEnd(t.http, match, seededPick(21));
+      const state = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body;
+      expect(versions(await streamed)).toEqual(range(1, state.version));
+      expect(batches).toBeGreaterThan(6);
+    } finally {
+      hub.dispatch = original;
+    }
   }, 60_000);
 
   it('answers 404 for an unknown match and 401 for an unknown token, as problem+json', async () => {
