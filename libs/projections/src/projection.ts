@@ -69,7 +69,7 @@ export function projectMatch(matchId: string, version: number, state: MatchState
       match_id: matchId,
       seat,
       version,
-      doc: { id: matchId, version, ...seatView(state, seat) },
+      doc: { id: matchId, version, ...seatView(state, seat, view) },
     })),
     scorecard: { match_id: matchId, version, doc: { id: matchId, version, ...scorecard(state) } },
   };

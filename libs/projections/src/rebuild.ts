@@ -50,6 +50,8 @@ export class ProjectionRebuilder {
     private readonly db: Queryable,
     private readonly transaction: InTransaction,
     private readonly batchSize = 5000,
+    /** Matches in progress whose rows wait to be written; beyond this they are written (and may be again). */
+    private readonly maxPending = 20_000,
   ) {}
 
   async rebuild(): Promise<RebuildStats> {
@@ -59,22 +61,33 @@ export class ProjectionRebuilder {
       await this.db.query(`CREATE UNLOGGED TABLE ${rebuilt(table)} (LIKE ${table} INCLUDING ALL)`);
     }
     const folds = new Map<string, Fold>();
+    // Only a match's last state is written: a finished match at once (its fold is then dropped), a
+    // match still in progress when the log ends (or when too many wait: memory stays bounded).
+    // Projecting every match a batch touched would write a live log's rows again with every batch.
+    const pending = new Set<string>();
     let checkpoint = START;
     let events = 0;
     for (;;) {
       const batch = await this.store.readAll({ after: checkpoint, limit: this.batchSize });
       if (batch.length === 0) break;
-      const touched = new Set<string>();
+      const finished = new Set<string>();
       for (const e of batch) {
-        foldInto(folds, e);
-        touched.add(e.streamId);
+        if (foldInto(folds, e).state.status === 'finished') finished.add(e.streamId);
+        pending.add(e.streamId);
       }
-      await this.write([...touched].map((id) => project(id, folds.get(id)!)));
-      for (const id of touched) if (folds.get(id)!.state.status === 'finished') folds.delete(id);
+      if (finished.size > 0 || pending.size > this.maxPending) {
+        const ids = pending.size > this.maxPending ? [...pending] : [...finished];
+        await this.write(ids.map((id) => project(id, folds.get(id)!)));
+        for (const id of ids) {
+          pending.delete(id);
+          if (folds.get(id)!.state.status === 'finished') folds.delete(id);
+        }
+      }
       events += batch.length;
       const last = batch[batch.length - 1];
       checkpoint = { txId: last.txId, position: last.position };
     }
+    if (pending.size > 0) await this.write([...pending].map((id) => project(id, folds.get(id)!)));
     const matches = Number((await rowsOf(this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`)))[0].n);
     return { events, matches, checkpoint, ms: Date.now() - started };
   }
@@ -142,17 +155,19 @@ export class ProjectionRebuilder {
   }
 }
 
-function foldInto(folds: Map<string, Fold>, e: StoredEvent): void {
+function foldInto(folds: Map<string, Fold>, e: StoredEvent): Fold {
   const domain = { type: e.type, data: e.data } as BismarckEvent;
   const known = folds.get(e.streamId);
   if (!known) {
-    folds.set(e.streamId, { state: evolve(initialState(), domain), version: e.version, createdAt: e.recordedAt, updatedAt: e.recordedAt });
-    return;
+    const fold = { state: evolve(initialState(), domain), version: e.version, createdAt: e.recordedAt, updatedAt: e.recordedAt };
+    folds.set(e.streamId, fold);
+    return fold;
   }
   if (e.version !== known.version + 1) throw new Error(`stream ${e.streamId}: version ${e.version} after ${known.version}`);
   known.state = evolve(known.state, domain);
   known.version = e.version;
   known.updatedAt = e.recordedAt;
+  return known;
 }
 
 function project(id: string, fold: Fold): MatchProjection {

@@ -144,8 +144,9 @@ export const publicView = (state: MatchState): PublicView => {
 };
 
 /** One seat's view: the public view plus its own hand, its own laid-away cards and what it may do. */
-export const seatView = (state: MatchState, seat: Seat): SeatView => ({
-  ...publicView(state),
+/** `view`: this state's publicView, when the caller has it already (projections build all four at once). */
+export const seatView = (state: MatchState, seat: Seat, view: PublicView = publicView(state)): SeatView => ({
+  ...view,
   seat,
   hand: toCodes('hands' in state && state.hands ? state.hands[seat] : EMPTY),
   laidAway: state.status === 'trickPlay' && seat === state.forehand ? toCodes(state.laidAway) : null,

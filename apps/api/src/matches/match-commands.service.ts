@@ -135,7 +135,8 @@ export class MatchCommands {
 
   private async decideAndAppend(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions): Promise<CommandResult> {
     const scope = `seat:${seat}`;
-    const requestHash = createHash('sha256').update(JSON.stringify(command)).digest('hex');
+    // Only an Idempotency-Key needs the request's hash (replayed() and the append read it only then).
+    const requestHash = options.idempotencyKey === undefined ? '' : createHash('sha256').update(JSON.stringify(command)).digest('hex');
     let fresh = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++, fresh = true) {
       const current = await this.streams.load(matchId, fresh);
