@@ -1,0 +1,160 @@
+import { DataSource } from 'typeorm';
+import { fold, publicView, seatView, type BismarckEvent, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
+import { startTestApp, type TestApp } from './support/app';
+import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
+
+// The leak test: over many random matches, everything each seat and a spectator can receive (views,
+// public state, match list, events, replays, the live stream, command answers and errors) is
+// searched for any card that is secret from that caller at that moment.
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.listen(0, '127.0.0.1');
+  base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const VIEWERS: Viewer[] = [0, 1, 2, 'spectator'];
+
+/** The true log, straight from the database (no redaction). */
+async function trueLog(id: string): Promise<BismarckEvent[]> {
+  const rows: { type: string; data: unknown }[] = await t.app
+    .get(DataSource)
+    .query('SELECT type, data FROM events WHERE stream_id = $1 ORDER BY version', [id]);
+  return rows.map((r) => ({ type: r.type, data: r.data }) as BismarckEvent);
+}
+
+/** The cards secret from `viewer` now: other seats' hands, the lay-away (unless forehand), the undealt deck. */
+function secretCards(state: MatchState, log: BismarckEvent[], viewer: Viewer): Set<string> {
+  const secret = new Set<string>();
+  const pub = publicView(state);
+  if (pub.phase !== 'contract' && pub.phase !== 'discard' && pub.phase !== 'play') return secret;
+  for (const s of [0, 1, 2] as Seat[]) {
+    const v = seatView(state, s);
+    if (s !== viewer) v.hand.forEach((c) => secret.add(c));
+    if (s !== viewer && v.laidAway) v.laidAway.forEach((c) => secret.add(c));
+  }
+  // Before the hands are dealt (blind choice) every card but the table cards is undealt and secret.
+  const started = [...log].reverse().find((e) => e.type === 'DealStarted') as Extract<BismarckEvent, { type: 'DealStarted' }>;
+  if (pub.handSizes.every((n) => n === 0)) started.data.deck!.forEach((c) => secret.add(c));
+  // The four table cards were shown to everyone: their codes are public wherever forehand put them.
+  started.data.tableCards.forEach((c) => secret.delete(c));
+  return secret;
+}
+
+/** Reads the live stream until it has delivered `version`, then hangs up. */
+async function streamUntil(id: string, viewer: Viewer, token: string | undefined, version: number): Promise<string> {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/api/matches/${id}/events/stream?after=0`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    signal: controller.signal,
+  });
+  const reader = res.body!.getReader();
+  let text = '';
+  const deadline = Date.now() + 10_000;
+  while (!text.includes(`id: ${version}\n`) && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += Buffer.from(value).toString();
+  }
+  controller.abort();
+  expect({ viewer, streamed: text.includes(`id: ${version}\n`) }).toEqual({ viewer, streamed: true });
+  return text;
+}
+
+type Logged = { version: number; data: { deal?: number } };
+
+/**
+ * Earlier deals are scored, so all their cards are public and their codes recur in the current deal:
+ * from a list of events keep only those of the deal in play (and those of no deal).
+ */
+const ofDeal = (events: Logged[], deal: number): string => JSON.stringify(events.filter((e) => e.data.deal === undefined || e.data.deal === deal));
+
+function sseEvents(text: string): Logged[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: {"version"'))
+    .map((line) => JSON.parse(line.slice(6)) as Logged);
+}
+
+async function everythingSeenBy(m: CreatedMatch, viewer: Viewer, version: number, deal: number): Promise<string[]> {
+  const token = viewer === 'spectator' ? undefined : m.seats[viewer].token;
+  const get = (path: string) => (token ? t.http().get(path).set(...bearer(token)) : t.http().get(path));
+  const seen: string[] = [];
+  const keep = async (req: PromiseLike<{ text: string }>) => seen.push((await req).text);
+  await keep(get(`/api/matches/${m.id}`));
+  if (token) await keep(get(`/api/matches/${m.id}/view`));
+  await keep(get(`/api/matches/${m.id}/scorecard`));
+  await keep(get('/api/matches?limit=100'));
+  seen.push(ofDeal((await get(`/api/matches/${m.id}/events?limit=1000`)).body.events, deal));
+  // Replays of moments in the deal in play (a moment of a scored deal is rightly all public).
+  for (const v of [version, Math.max(1, version - 1), Math.max(1, version - 5)]) {
+    const res = await get(`/api/matches/${m.id}/replay?version=${v}`);
+    if (res.body.view.dealNumber === deal) seen.push(res.text);
+  }
+  await keep(get(`/api/matches/${m.id}/audit`));
+  // Errors, from commands that can never go through: a stale If-Match, a discard of one card four times.
+  const post = (path: string, body: object) => {
+    const req = t.http().post(`/api/matches/${m.id}/${path}`);
+    return token ? req.set(...bearer(token)).send(body) : req.send(body);
+  };
+  for (const res of [
+    await post('play', { card: '2C' }).set('If-Match', '"1"'),
+    await post('discard', { cards: ['2C', '2C', '2C', '2C'] }),
+    await post('contract', { contract: 'pass' }).set('If-Match', '"1"'),
+  ]) {
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    // The card a caller sends may come back in the error: its own words, masked.
+    seen.push(res.text.replace(/"2C"/g, '"probe"'));
+  }
+  seen.push(ofDeal(sseEvents(await streamUntil(m.id, viewer, token, version)), deal));
+  return seen;
+}
+
+describe('no card ever reaches a caller who may not see it', () => {
+  it.each([
+    ['quick, blind', { schedule: 'quick' }],
+    ['modern, informed', { contractChoice: 'informed' }],
+    ['traditional, blind fourth round', { schedule: 'traditional', fourthRound: 'freeTrumpBlind' }],
+    ['modern, redeal on an early lead', { leadBeforeDiscard: 'redeal' }],
+  ])('%s', async (_name, options) => {
+    const m = await createMatch(t.http, { options });
+    const pick = seededPick(11);
+    let checks = 0;
+    let commandAnswers = 0;
+    for (let step = 0; step < 90; step++) {
+      const log = await trueLog(m.id);
+      const state = fold(log);
+      if (step % 6 === 0 || publicView(state).phase === 'contract' || publicView(state).phase === 'discard') {
+        for (const viewer of VIEWERS) {
+          const secret = secretCards(state, log, viewer);
+          if (secret.size === 0) continue;
+          const texts = await everythingSeenBy(m, viewer, log.length, publicView(state).dealNumber);
+          for (const [i, text] of texts.entries()) {
+            for (const card of secret) {
+              const at = text.indexOf(`"${card}"`);
+              expect({ viewer, leaked: at >= 0 ? `${card} in response ${i}: …${text.slice(Math.max(0, at - 300), at + 20)}` : null }).toEqual({ viewer, leaked: null });
+            }
+          }
+          checks++;
+        }
+      }
+      // The acting seat's own command answer may hold only what that seat may see after it.
+      const pub = publicView(state);
+      if (pub.status === 'finished') break;
+      const seat = pub.turn!;
+      const before = log.length;
+      if (!(await playOneAction(t.http, m, pick))) break;
+      const after = await trueLog(m.id);
+      const answer = ofDeal((await t.http().get(`/api/matches/${m.id}/events?after=${before}`).set(...bearer(m.seats[seat].token))).body.events, publicView(fold(after)).dealNumber);
+      const secret = secretCards(fold(after), after, seat);
+      for (const card of secret) expect({ seat, leaked: answer.includes(`"${card}"`) ? card : null }).toEqual({ seat, leaked: null });
+      commandAnswers++;
+    }
+    expect(checks).toBeGreaterThan(20);
+    expect(commandAnswers).toBeGreaterThan(50);
+  }, 240_000);
+});
