@@ -23,10 +23,6 @@ export const PROBLEM_STATUS = {
   MATCH_NOT_STARTED: 409,
   // A join of a seat someone already holds.
   SEAT_TAKEN: 409,
-  // A command to a lobby match before all three seats are taken.
-  MATCH_NOT_STARTED: 409,
-  // A join of a seat someone already holds.
-  SEAT_TAKEN: 409,
   // Export waits for the end of the match: until then some cards are secret.
   MATCH_NOT_FINISHED: 409,
   // Another command won the race for this version and this one could not be re-decided in time.
@@ -60,8 +56,6 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   WRONG_PHASE: 'That command does not fit the current phase',
   DISCARD_FIRST: 'Forehand must lay away four cards before leading',
   MATCH_EXISTS: 'The match exists already',
-  MATCH_NOT_STARTED: 'The match waits for players to take its open seats',
-  SEAT_TAKEN: 'That seat is taken',
   MATCH_NOT_STARTED: 'The match waits for players to take its open seats',
   SEAT_TAKEN: 'That seat is taken',
   MATCH_NOT_FINISHED: 'The match is not finished',
