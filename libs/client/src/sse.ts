@@ -11,7 +11,8 @@ export interface SseMessage {
 
 /** Parses a text/event-stream body into messages (comments and `retry:` are skipped). */
 export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   let id: string | undefined;
   let event = '';
@@ -20,7 +21,7 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let newline: number;
       while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
         const line = buffer.slice(0, newline);
