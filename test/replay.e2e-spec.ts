@@ -89,6 +89,14 @@ describe('provably fair deals', () => {
     expect(report.checks.find((c) => c.name === 'commitments')!.ok).toBe(false);
   });
 
+  it('audits a whole modern match clean (every contract chosen, each seat forehand 4 times)', async () => {
+    const modern = await createMatch(t.http, { options: { leadBeforeDiscard: 'redeal', mustTrump: true } });
+    await playWithCuts(modern);
+    const audit = (await t.http().get(`/api/matches/${modern.id}/audit`).expect(200)).body;
+    expect(audit.checks.filter((c: { ok: boolean }) => !c.ok)).toEqual([]);
+    expect(audit.provablyFairDeals).toHaveLength(12);
+  }, 120_000);
+
   it('a deal without a cut is audited but not counted as provably fair', async () => {
     const uncut = await createMatch(t.http, { options: { schedule: 'quick' } });
     await playWithCuts(uncut, false);

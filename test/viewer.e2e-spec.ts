@@ -1,8 +1,9 @@
+/// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/app';
-import { createMatch, playToEnd, seededPick } from './support/player';
+import { createMatch, playOneAction, playToEnd, seededPick } from './support/player';
 
 // Debian's Chromium, installed by scripts/ensure-chromium.sh (npm test runs it first).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,7 +69,6 @@ describe('the replay viewer in a real browser', () => {
 
   it('shows a spectator only card backs for the hands of a deal in play', async () => {
     const m = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });
-    const { playOneAction } = await import('./support/player');
     for (let i = 0; i < 6; i++) await playOneAction(t.http, m);
     const page = await browser.newPage();
     await page.goto(`${base}/viewer/${m.id}`);

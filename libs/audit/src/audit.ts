@@ -187,7 +187,8 @@ function commandOf(e: BismarckEvent, state: MatchState): Command | null {
     case 'DealStarted':
       return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], ...(e.data.shuffle ? { shuffle: e.data.shuffle } : {}) };
     case 'ContractChosen':
-      return { type: 'chooseContract', seat: e.data.seat, contract: e.data.contract, trump: e.data.trump };
+      // The event names the trump of every contract (spades: S); the command names it only for `trump`.
+      return { type: 'chooseContract', seat: e.data.seat, contract: e.data.contract, trump: e.data.contract === 'trump' ? e.data.trump : null };
     case 'CardsLaidAway':
       return { type: 'discard', seat: e.data.seat, cards: e.data.cards ?? [] };
     case 'CardPlayed':
