@@ -119,7 +119,12 @@ function processCpuSeconds(pid: number): number {
     return NaN;
   }
 }
-/** CPU seconds of the database: every `postgres` process, or the embedded PGlite's process. */
+/** The scratch database's name: its backends are ours (other databases' sessions are not counted). */
+let scratchDatabase = '';
+/**
+ * CPU seconds of the database: the `postgres` backends connected to the scratch database and the
+ * server's background processes (WAL writer, checkpointer, …), or the embedded PGlite's process.
+ */
 function databaseCpuSeconds(): number {
   let sum = 0;
   for (const entry of readdirSync('/proc')) {
@@ -128,7 +133,14 @@ function databaseCpuSeconds(): number {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const mine = embedded ? comm === 'node' && Number(f[1]) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('pglite') : comm === 'postgres';
+      let mine: boolean;
+      if (embedded) mine = comm === 'node' && Number(f[1]) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('pglite');
+      else if (comm !== 'postgres') mine = false;
+      else {
+        const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+        // A backend's title is "postgres: user database host(port) state"; a background process has no client.
+        mine = !/\(\d+\)|\[local\]/.test(title) || title.includes(` ${scratchDatabase} `);
+      }
       if (mine) sum += (Number(f[11]) + Number(f[12])) / 100;
     } catch {
       /* gone */
@@ -164,6 +176,7 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 async function openTarget(): Promise<Target> {
   if (serverUrl) {
     const name = `bismarck_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+    scratchDatabase = name;
     await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
