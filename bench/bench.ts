@@ -125,8 +125,8 @@ let scratchDatabase = '';
  * CPU seconds of the database: the `postgres` backends connected to the scratch database and the
  * server's background processes (WAL writer, checkpointer, …), or the embedded PGlite's process.
  */
-function databaseCpuSeconds(): number {
-  let sum = 0;
+function databaseCpu(): Map<number, number> {
+  const cpu = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -141,11 +141,17 @@ function databaseCpuSeconds(): number {
         // A backend's title is "postgres: user database host(port) state"; a background process has no client.
         mine = !/\(\d+\)|\[local\]/.test(title) || title.includes(` ${scratchDatabase} `);
       }
-      if (mine) sum += (Number(f[11]) + Number(f[12])) / 100;
+      if (mine) cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       /* gone */
     }
   }
+  return cpu;
+}
+/** CPU seconds the database used since `before` (processes that ended meanwhile are not counted). */
+function databaseCpuSince(before: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of databaseCpu()) sum += seconds - (before.get(pid) ?? 0);
   return sum;
 }
 function rssMbOf(pid: number): number {
@@ -258,14 +264,14 @@ async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: numb
     for (let v = 1; !stop; v++) await insert(c, stream, v, measuring);
   });
   await sleep(Math.min(2000, cfg.rawSeconds * 250));
-  const db0 = databaseCpuSeconds();
+  const db0 = databaseCpu();
   const me0 = process.cpuUsage();
   measuring = true;
   const started = now();
   await sleep(cfg.rawSeconds * 1000);
   measuring = false;
   const elapsed = (now() - started) / 1000;
-  const dbCpu = databaseCpuSeconds() - db0;
+  const dbCpu = databaseCpuSince(db0);
   const me = process.cpuUsage(me0);
   stop = true;
   await Promise.all(workers);
@@ -570,7 +576,7 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   const apiCpu0 = processCpuSeconds(api.child.pid!);
   const benchCpu0 = process.cpuUsage();
   const machine0 = cpuTimes();
-  const dbCpu0 = databaseCpuSeconds();
+  const dbCpu0 = databaseCpu();
   measuring = true;
   const started = now();
   await sleep(cfg.seconds * 1000);
@@ -579,7 +585,7 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   const apiCpu = processCpuSeconds(api.child.pid!) - apiCpu0;
   const benchCpuUsed = process.cpuUsage(benchCpu0);
   const machine1 = cpuTimes();
-  const dbCpu = databaseCpuSeconds() - dbCpu0;
+  const dbCpu = databaseCpuSince(dbCpu0);
   const logBytes = api.logBytes - logBytes0;
   stop = true;
   await Promise.all(workers);

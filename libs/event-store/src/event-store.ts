@@ -28,7 +28,7 @@ export interface EventStoreOptions {
   /**
    * Coalesce appends that arrive while earlier ones are in flight into one `es_append_batch`
    * statement (one round trip, one commit for many commands). Results and errors are the same as
-   * appending one by one. `maxInFlight` statements run at once (default 2); a batch holds at most
+   * appending one by one. `maxInFlight` statements run at once (default 4); a batch holds at most
    * `maxBatch` appends (default 64). Off by default.
    */
   readonly batchAppends?: boolean | { readonly maxInFlight?: number; readonly maxBatch?: number };
@@ -149,7 +149,7 @@ export class EventStore {
           const [row] = await this.rows(`SELECT es_append_batch($1::jsonb) AS result`, [JSON.stringify(items)]);
           return row.result as AppendRow[];
         },
-        Math.max(1, b.maxInFlight ?? 2),
+        Math.max(1, b.maxInFlight ?? 4),
         Math.max(1, b.maxBatch ?? 64),
       );
     }
