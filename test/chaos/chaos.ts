@@ -18,7 +18,7 @@ const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'src', 'main.js');
 const MATCHES = Number(process.env.CHAOS_MATCHES ?? 54);
 const MODERN_EVERY = Number(process.env.CHAOS_MODERN_EVERY ?? 9); // every 9th match is a 12-deal match, the rest quick
 const DEADLINE_MS = Number(process.env.CHAOS_DEADLINE_MS ?? 300_000);
-const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 const counts = {
   commandsSent: 0,
@@ -36,6 +36,8 @@ const counts = {
   kills: 0,
   restarts: 0,
   dbCuts: 0,
+  /** An api process that died without being killed: a crash, reported as a problem (and restarted). */
+  unexpectedExits: 0,
 };
 
 // ---- the database and the two api processes -------------------------------------------------
@@ -96,8 +98,15 @@ class Api {
         if (process.env.CHAOS_VERBOSE) process.stderr.write(`[${this.name}] ${c}`);
       });
       proc.once('exit', (code) => {
-        if (this.proc === proc) this.proc = null;
         clearTimeout(timer);
+        if (this.proc === proc) {
+          // Not killed by us: a crash. Count it, keep its last words, and restart it as a supervisor would.
+          this.proc = null;
+          this.url = '';
+          counts.unexpectedExits++;
+          crashes.push(`${this.name} exited with ${code}: ${out.slice(-1500)}`);
+          void this.start().catch(() => undefined);
+        }
         reject(new Error(`${this.name} exited with ${code}: ${out.slice(-2000)}`));
       });
     });
@@ -123,6 +132,7 @@ interface Answer {
 }
 
 let apis: Api[] = [];
+const crashes: string[] = [];
 const pickApi = (): Api => {
   const up = apis.filter((a) => a.url);
   return up[Math.floor(Math.random() * up.length)] ?? apis[0];
@@ -395,7 +405,7 @@ async function main(): Promise<void> {
     })();
     await Promise.all([play, faults]);
     await Promise.all(apis.map((a) => a.kill()));
-    problems = await verify(db.url, matches);
+    problems = [...crashes, ...(await verify(db.url, matches))];
   } catch (error) {
     problems.push(String((error as Error).stack ?? error));
   } finally {
