@@ -111,12 +111,16 @@ function cpuTimes(): { busy: number; total: number } {
 }
 /** CPU seconds (user + system) used by a process so far. */
 function processCpuSeconds(pid: number): number {
+  const { user, system } = processCpu(pid);
+  return user + system;
+}
+function processCpu(pid: number): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    return { user: Number(f[11]) / 100, system: Number(f[12]) / 100 }; // clock ticks (USER_HZ = 100)
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
 }
 /** The scratch database's name: its backends are ours (other databases' sessions are not counted). */
@@ -523,6 +527,7 @@ interface CommandsResult {
   inProgress: number;
   apiCpuPerCommandMs: number;
   apiCpuPercent: number;
+  apiSystemCpuShare: number;
   dbCpuPerCommandMs: number;
   benchCpuPerCommandMs: number;
   machineBusyPercent: number;
@@ -574,6 +579,7 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   while (now() < warmupEnds || matches.some((m) => !m.playing)) await sleep(100);
   const logBytes0 = api.logBytes;
   const apiCpu0 = processCpuSeconds(api.child.pid!);
+  const apiSystem0 = processCpu(api.child.pid!).system;
   const benchCpu0 = process.cpuUsage();
   const machine0 = cpuTimes();
   const dbCpu0 = databaseCpu();
@@ -583,6 +589,7 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   measuring = false;
   const elapsed = (now() - started) / 1000;
   const apiCpu = processCpuSeconds(api.child.pid!) - apiCpu0;
+  const apiSystem = processCpu(api.child.pid!).system - apiSystem0;
   const benchCpuUsed = process.cpuUsage(benchCpu0);
   const machine1 = cpuTimes();
   const dbCpu = databaseCpuSince(dbCpu0);
@@ -611,6 +618,7 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
     inProgress,
     apiCpuPerCommandMs: (apiCpu * 1000) / commands,
     apiCpuPercent: (apiCpu / elapsed) * 100,
+    apiSystemCpuShare: apiSystem / apiCpu,
     dbCpuPerCommandMs: (dbCpu * 1000) / commands,
     benchCpuPerCommandMs: ((benchCpuUsed.user + benchCpuUsed.system) / 1e3) / commands,
     machineBusyPercent: ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100,
@@ -786,6 +794,7 @@ async function main(): Promise<void> {
       commandSeconds: round(cmd.seconds, 1),
       apiCpuPerCommandMs: round(cmd.apiCpuPerCommandMs, 3),
       apiCpuPercent: round(cmd.apiCpuPercent),
+      apiSystemCpuShare: round(cmd.apiSystemCpuShare, 2),
       dbCpuPerCommandMs: round(cmd.dbCpuPerCommandMs, 3),
       benchCpuPerCommandMs: round(cmd.benchCpuPerCommandMs, 3),
       benchClientCpuPercent: round(cmd.benchCpuPercent),
