@@ -15,12 +15,13 @@ import {
   type Seat,
   type Viewer,
 } from '@bismarck/rules';
-import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
+import { EventStore } from '@bismarck/event-store';
 import { projectMatch } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { MetricsService } from '../metrics/metrics.service';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
+import { isSeeded, MatchWriter, PROJECT_FN } from './match-writer.service';
 import { SeatCredentials } from './seat-credentials.service';
 import type { LoadedMatch } from './state-cache';
 
@@ -62,9 +63,6 @@ export interface CommandOptions {
   idempotencyKey?: string;
 }
 
-/** A command that lost a race to another process is re-decided this many times before giving up. */
-const MAX_ATTEMPTS = 5;
-const PROJECT_FN = 'bismarck_project';
 
 /**
  * The write side: load the match, let the rules decide, append the events with the expected
@@ -79,6 +77,7 @@ export class MatchCommands {
     private readonly metrics: MetricsService,
     private readonly db: DataSource,
     private readonly dealing: DealingService,
+    private readonly writer: MatchWriter,
   ) {}
 
   async create(players: [string | null, string | null, string | null], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
@@ -119,79 +118,33 @@ export class MatchCommands {
 
   execute(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions = {}): Promise<CommandResult> {
     const stop = this.metrics.startCommand(command.type);
-    return this.streams
-      .run(matchId, () => this.decideAndAppend(matchId, seat, command, options))
-      .then(
-        (result) => {
-          stop('accepted');
-          return result;
-        },
-        (error: unknown) => {
-          stop(error instanceof RuleViolation || error instanceof ProblemException ? 'refused' : 'failed');
-          throw error;
-        },
-      );
+    return this.decideAndAppend(matchId, seat, command, options).then(
+      (result) => {
+        stop('accepted');
+        return result;
+      },
+      (error: unknown) => {
+        stop(error instanceof RuleViolation || error instanceof ProblemException ? 'refused' : 'failed');
+        throw error;
+      },
+    );
   }
 
-  private async decideAndAppend(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions): Promise<CommandResult> {
+  private decideAndAppend(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions): Promise<CommandResult> {
     const scope = `seat:${seat}`;
+    const key = options.idempotencyKey;
     // Only an Idempotency-Key needs the request's hash (replayed() and the append read it only then).
-    const requestHash = options.idempotencyKey === undefined ? '' : createHash('sha256').update(JSON.stringify(command)).digest('hex');
-    let fresh = false;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++, fresh = true) {
-      const current = await this.streams.load(matchId, fresh);
-      if (!current) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
-
-      if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
-        if (!fresh) continue; // the cache may be behind another process: look again before refusing
-        const replay = await this.replayed(matchId, scope, options.idempotencyKey, requestHash);
-        if (replay) return replay;
-        throw new ProblemException('VERSION_MISMATCH', `The match is at version ${current.version}, not ${options.expectedVersion}.`, {
-          currentVersion: current.version,
-        });
-      }
-
-      let decided: BismarckEvent[];
-      try {
-        decided = decide(await this.toRulesCommand(matchId, seat, command, current), current.state);
-      } catch (error) {
-        if (!(error instanceof RuleViolation)) throw error;
-        const replay = await this.replayed(matchId, scope, options.idempotencyKey, requestHash);
-        if (replay) return replay;
-        // A refusal against a stale fold would be wrong: refuse only what the latest log refuses.
-        if (!fresh && (await this.store.streamVersion(matchId)) !== current.version) continue;
-        throw error;
-      }
-
-      const { events, seeds } = await this.dealing.complete(matchId, decided, decided.reduce(evolve, current.state), isSeeded(current.state));
-      const state = events.reduce(evolve, current.state);
-      const version = current.version + events.length;
-      const at = new Date().toISOString();
-      const response: CommandResult = {
+    const requestHash = key === undefined ? '' : createHash('sha256').update(JSON.stringify(command)).digest('hex');
+    return this.writer.write<CommandResult>(matchId, {
+      expectedVersion: options.expectedVersion,
+      idempotency: key === undefined ? undefined : { scope, key, requestHash },
+      replay: () => this.replayed(matchId, scope, key, requestHash),
+      decide: async (current) => decide(await this.toRulesCommand(matchId, seat, command, current), current.state),
+      answer: ({ events, state, from, version, at }) => ({
         version,
-        events: events.map((e, i) => eventView(e, current.version + 1 + i, at, seat, state)),
-      };
-      try {
-        const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
-          idempotency: options.idempotencyKey ? { scope, key: options.idempotencyKey, requestHash, response } : undefined,
-          inline: {
-            fn: PROJECT_FN,
-            arg: { ...projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }), ...(seeds.length > 0 ? { seeds } : {}) },
-          },
-        });
-        if (outcome.status === 'replayed') return outcome.response as CommandResult;
-      } catch (error) {
-        if (error instanceof ConcurrencyError) continue;
-        if (error instanceof IdempotencyKeyReuseError) {
-          throw new ProblemException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first used for a different command.');
-        }
-        throw error;
-      }
-      this.dealing.remember(seeds);
-      this.streams.remember(matchId, { version, state, createdAt: current.createdAt, updatedAt: at });
-      return response;
-    }
-    throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');
+        events: events.map((e, i) => eventView(e, from + i, at, seat, state)),
+      }),
+    });
   }
 
   private async replayed(matchId: string, scope: string, key: string | undefined, requestHash: string): Promise<CommandResult | null> {
@@ -239,10 +192,6 @@ export class MatchCommands {
   }
 }
 
-
-function isSeeded(state: MatchState): boolean {
-  return state.status !== 'empty' && state.seeded;
-}
 
 /** The event as this caller may see it now (RULES.md §7). */
 export function eventView(event: BismarckEvent, version: number, at: string, viewer: Viewer, now: MatchState): EventView {

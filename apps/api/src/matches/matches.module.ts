@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CommandsController } from './commands.controller';
 import { DealingService } from './dealing.service';
 import { MatchCommands } from './match-commands.service';
+import { MatchWriter } from './match-writer.service';
 import { MatchQueries } from './match-queries.service';
 import { MatchStreams } from './match-streams.service';
 import { MatchesController } from './matches.controller';
@@ -10,7 +11,7 @@ import { SeatGuard } from './seat.guard';
 
 @Module({
   controllers: [MatchesController, CommandsController],
-  providers: [DealingService, MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
-  exports: [MatchStreams, MatchCommands, SeatCredentials, SeatGuard, DealingService],
+  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
+  exports: [MatchWriter, MatchStreams, MatchCommands, SeatCredentials, SeatGuard, DealingService],
 })
 export class MatchesModule {}
