@@ -1,6 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { ProblemDto } from '../problem/problem.dto';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem/problem';
 
 /** Documents the problem+json answers a route may give, grouped by status, with their codes. */
@@ -38,4 +37,3 @@ export function ApiCommand(...codes: ProblemCode[]): MethodDecorator {
   );
 }
 
-export { ProblemDto };
