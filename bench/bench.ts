@@ -32,6 +32,7 @@ import {
   decide,
   evolve,
   initialState,
+  mulberry32,
   randomCommand,
   seatToAct,
   deckKey,
@@ -84,18 +85,6 @@ const root = resolve(__dirname, '..', '..'); // dist/bench → the repository
 const log = (line: string): void => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
-
-/** mulberry32: a small fast PRNG (the client's choices; decks come from the seeds). */
-const prng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
@@ -470,7 +459,7 @@ async function createMatch(request: Request, n: number): Promise<LocalMatch> {
   );
   const state = events.reduce(evolve, initialState());
   if (events.length !== created.version) throw new Error(`local fold of the creation is at ${events.length}, the service at ${created.version}`);
-  return { id: created.id, seed, tokens: created.seats.map((s) => s.token), state, version: events.length, random: prng(n + 1), playing: false };
+  return { id: created.id, seed, tokens: created.seats.map((s) => s.token), state, version: events.length, random: mulberry32(n + 1), playing: false };
 }
 
 const ROUTE: Partial<Record<Command['type'], string>> = { deal: 'deal', chooseContract: 'contract', discard: 'discard', playCard: 'play' };
@@ -631,7 +620,7 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
 /** Simulated whole modern matches, each appended in a few big appends with its inline projection. */
 async function generateLog(store: EventStore, target: number, already: number): Promise<{ events: number; matches: number; seconds: number }> {
   const CHUNK = 250;
-  const random = prng(7);
+  const random = mulberry32(7);
   let written = 0;
   let matches = 0;
   const t0 = now();

@@ -2,27 +2,15 @@
 // legal action each time, decks from shuffleDeck) and reports the rate. The last line is JSON.
 //   npm run bench:rules            (BENCH_SECONDS=5 BENCH_SCHEDULE=traditional to change)
 import { shuffleDeck } from '../src/shuffle';
-import { playRandomMatch } from '../src/simulate';
+import { mulberry32, playRandomMatch } from '../src/simulate';
 import type { MatchOptions, Seat } from '../src/types';
-
-/** mulberry32: a small fast PRNG, so that the bench measures the rules and not Math.random. */
-const prng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const schedule = (process.env.BENCH_SCHEDULE ?? 'modern') as MatchOptions['schedule'];
 const options: Partial<MatchOptions> = { schedule };
 
 const run = (budgetMs: number) => {
-  const random = prng(42);
+  const random = mulberry32(42);
   let matches = 0;
   let decisions = 0;
   let events = 0;

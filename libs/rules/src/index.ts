@@ -10,4 +10,4 @@ export { legalActions, trickWinner } from './legal';
 export { publicView, seatView, scorecard, redactEvent, isDealRevealed, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
 export { deckKey, cutterOf, CUT_PATTERN } from './fairness';
-export { randomCommand, playRandomMatch, seatToAct, type RandomPlay, type PlayedMatch } from './simulate';
+export { randomCommand, playRandomMatch, seatToAct, mulberry32, type RandomPlay, type PlayedMatch } from './simulate';

@@ -108,3 +108,15 @@ export const playRandomMatch = (
   }
   return { events, state, decisions };
 };
+
+/** mulberry32: a small, fast, seedable PRNG for random players (benches, tests, bots); decks come from shuffleDeck. */
+export const mulberry32 = (seed: number): (() => number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};

@@ -22,7 +22,7 @@ import {
   visibleEvents,
 } from '../src';
 import { type CardSet, cardCode, size, suitMask, suitOf, toCodes, toIds, union, parseCard, fromCards, EMPTY } from '../src/cards';
-import { playRandomMatch } from '../src/simulate';
+import { mulberry32, playRandomMatch } from '../src/simulate';
 
 const RUNS = Number(process.env.RULES_PROPERTY_RUNS ?? 30);
 
@@ -53,19 +53,8 @@ const matchArb = fc.record({
 });
 type MatchCase = typeof matchArb extends fc.Arbitrary<infer T> ? T : never;
 
-const prng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
-
 const play = (m: MatchCase, onStep?: Parameters<typeof playRandomMatch>[3]) =>
-  playRandomMatch(m.options, m.firstDealer, { random: prng(m.rng), deck: (n) => shuffleDeck(m.seed, n + 1), leadBeforeDiscard: m.leadBeforeDiscard }, onStep);
+  playRandomMatch(m.options, m.firstDealer, { random: mulberry32(m.rng), deck: (n) => shuffleDeck(m.seed, n + 1), leadBeforeDiscard: m.leadBeforeDiscard }, onStep);
 
 const deepFreeze = <T>(o: T): T => {
   if (o !== null && typeof o === 'object' && !Object.isFrozen(o)) {
