@@ -1,16 +1,15 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
 
 // A campaign of hostile and malformed requests: every answer must be a 4xx problem+json, nothing may
 // be appended, and the service must stay healthy.
-let t: TestApp;
+const t = useTestApp();
 let matches: CreatedMatch[];
 let other: CreatedMatch;
 
 beforeAll(async () => {
-  t = await startTestApp();
   // Matches in several phases: deal, contract, discard, play.
   matches = [];
   for (const actions of [0, 1, 2, 3, 10]) {
@@ -20,10 +19,6 @@ beforeAll(async () => {
   }
   other = await createMatch(t.http);
 }, 120_000);
-
-afterAll(async () => {
-  await t?.close();
-});
 
 const eventCount = async (): Promise<number> =>
   Number((await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);

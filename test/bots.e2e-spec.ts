@@ -4,20 +4,16 @@ import { promisify } from 'node:util';
 import { createBismarckClient, unwrap } from '@bismarck/client';
 import { runBot } from '../apps/cli/src/bot/bot';
 import { playSeat } from '../libs/client/examples/minimal-bot';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 
-let t: TestApp;
+const t = useTestApp();
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp();
   base = await listenLocal(t.app);
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('bots through the generated client', () => {

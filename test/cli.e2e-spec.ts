@@ -3,14 +3,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
+import { listenLocal } from './support/server';
 import { createMatch, playToEnd } from './support/player';
 
 // The compiled command line, as `npm run bismarck` runs it (`npm test` builds it first).
 const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 const run = promisify(execFile);
 
-let t: TestApp;
+const t = useTestApp();
 let dir: string;
 let url: string;
 let exported: { events: { type: string; data: any }[] };
@@ -18,9 +19,7 @@ let matchId: string;
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
-  t = await startTestApp();
-  await t.app.listen(0, '127.0.0.1');
-  url = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+  url = await listenLocal(t.app);
   dir = mkdtempSync(join(tmpdir(), 'bismarck-cli-'));
   const m = await createMatch(t.http, { options: { schedule: 'quick' } });
   await playToEnd(t.http, m);
@@ -29,7 +28,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,19 +2,15 @@ import { streamMatchEvents, parseSse, type MatchEvent } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { createApp } from '../apps/api/src/bootstrap';
 import { LiveHub } from '../apps/api/src/live/live-hub.service';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { onRealServer } from './support/database';
 import { createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 import { collect, listenLocal } from './support/server';
 
-let t: TestApp;
+const t = useTestApp();
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp();
   base = await listenLocal(t.app);
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
 });
 
 const versions = (events: MatchEvent[]) => events.map((e) => e.version);

@@ -1,20 +1,16 @@
 import { DataSource } from 'typeorm';
 import { fold, publicView, seatView, type BismarckEvent, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
+import { listenLocal } from './support/server';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
 // The leak test: over many random matches, everything each seat and a spectator can receive (views,
 // public state, match list, events, replays, the live stream, command answers and errors) is
 // searched for any card that is secret from that caller at that moment.
-let t: TestApp;
+const t = useTestApp();
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen(0, '127.0.0.1');
-  base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
+  base = await listenLocal(t.app);
 });
 
 const VIEWERS: Viewer[] = [0, 1, 2, 'spectator'];

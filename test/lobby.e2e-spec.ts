@@ -1,13 +1,7 @@
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 describe('lobby tables: open seats, joins, waiting', () => {
   it('creates a table with open seats: only the named seats get tokens, status waiting, listed as open', async () => {

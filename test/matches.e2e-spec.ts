@@ -1,13 +1,7 @@
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { bearer, createMatch, playToEnd, seededPick } from './support/player';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 describe('whole matches through HTTP, using only what the views say is legal', () => {
   it.each([

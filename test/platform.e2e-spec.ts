@@ -1,13 +1,7 @@
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction } from './support/player';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 describe('the OpenAPI document', () => {
   it('is served at /docs/openapi.json with every route of API.md, its bodies, responses and problems', async () => {

@@ -1,19 +1,14 @@
 import { DataSource } from 'typeorm';
 import { EventStore } from '@bismarck/event-store';
 import { ProjectionRebuilder } from '@bismarck/projections';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
 const ADMIN = 'test-admin-token-0123456789';
-let t: TestApp;
-beforeAll(async () => {
-  process.env.ADMIN_TOKEN = ADMIN;
-  t = await startTestApp();
-}, 60_000);
-afterAll(async () => {
-  delete process.env.ADMIN_TOKEN;
-  await t?.close();
-});
+const t = useTestApp(
+  () => (process.env.ADMIN_TOKEN = ADMIN),
+  () => delete process.env.ADMIN_TOKEN,
+);
 
 /** Plays `actions` random legal actions in each of `n` matches, interleaved, some to the end. */
 async function playMany(n: number, actions: number): Promise<CreatedMatch[]> {

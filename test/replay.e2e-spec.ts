@@ -1,15 +1,9 @@
 import { auditMatch, jsonbText, type ExportedMatch } from '@bismarck/audit';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const state = async (m: CreatedMatch) => (await t.http().get(`/api/matches/${m.id}`).expect(200)).body;
 

@@ -2,21 +2,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from './support/app';
+import { useTestApp } from './support/app';
+import { listenLocal } from './support/server';
 import { createMatch, playOneAction, playToEnd, seededPick } from './support/player';
 
 // Debian's Chromium, installed by scripts/ensure-chromium.sh (npm test runs it first).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
 
-let t: TestApp;
+const t = useTestApp();
 let browser: Browser;
 let base: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen(0, '127.0.0.1');
-  base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+  base = await listenLocal(t.app);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -25,7 +24,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await t?.close();
 });
 
 describe('the replay viewer in a real browser', () => {

@@ -34,3 +34,20 @@ export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
     },
   };
 }
+
+/**
+ * The api for one test file: started before its tests on a database of its own, closed after them.
+ * The returned handle is filled in by `beforeAll`, so use it inside tests and hooks only.
+ */
+export function useTestApp(before?: () => void, after?: () => void): TestApp {
+  const handle = {} as TestApp;
+  beforeAll(async () => {
+    before?.();
+    Object.assign(handle, await startTestApp());
+  }, 60_000);
+  afterAll(async () => {
+    after?.();
+    await handle.close?.();
+  });
+  return handle;
+}
