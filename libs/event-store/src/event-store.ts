@@ -1,3 +1,4 @@
+import { pgConfigFromDataSource } from '@bismarck/database';
 import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import { rowsOf } from './checkpoints';
@@ -9,6 +10,7 @@ import type {
   Checkpoint,
   ExpectedVersion,
   NewEvent,
+  ProvenEvent,
   Queryable,
   StoredEvent,
   StoredIdempotency,
@@ -227,6 +229,16 @@ export class EventStore {
     return rows.map(toEvent);
   }
 
+  /** The whole stream with each event's hash and exact timestamp: what an audit or an export needs. */
+  async readProvenStream(streamId: string): Promise<ProvenEvent[]> {
+    const rows = await this.rows(
+      `SELECT ${EVENT_COLUMNS}, (extract(epoch FROM recorded_at) * 1000000)::bigint::text AS micros, encode(hash, 'hex') AS hash
+         FROM events WHERE stream_id = $1 ORDER BY events.version`,
+      [streamId],
+    );
+    return rows.map((row) => ({ ...toEvent(row), recordedAtMicros: String(row.micros), hash: String(row.hash) }));
+  }
+
   /** The number of events in the stream (0 when it does not exist). */
   async streamVersion(streamId: string): Promise<number> {
     const [row] = await this.rows(
@@ -305,18 +317,6 @@ export class EventStore {
     if (mode === 'none') return undefined;
     if (mode === 'auto' && (await this.isEmbedded())) return undefined;
     if (this.options.listenConnection) return this.options.listenConnection;
-    const o = this.dataSource.options as {
-      url?: string; host?: string; port?: number; username?: string; password?: unknown; database?: string; ssl?: unknown;
-    };
-    return {
-      connectionString: o.url,
-      host: o.host,
-      port: o.port,
-      user: o.username,
-      password: o.password as string | undefined,
-      database: o.database,
-      ssl: o.ssl as ClientConfig['ssl'],
-      application_name: 'bismarck-event-store-listen',
-    };
+    return { ...pgConfigFromDataSource(this.dataSource), application_name: 'bismarck-event-store-listen' };
   }
 }
