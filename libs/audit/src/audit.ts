@@ -46,6 +46,18 @@ export interface AuditReport {
   firstFailure: number | null;
 }
 
+/** The export document of a match from its whole log (the events keep only what the hash covers, and the hash). */
+export function exportOf(matchId: string, events: readonly ExportedEvent[], exportedAt = new Date().toISOString()): ExportedMatch {
+  const created = events[0]?.type === 'MatchCreated' ? (events[0].data as { seeded?: boolean }) : {};
+  return {
+    format: EXPORT_FORMAT,
+    matchId,
+    exportedAt,
+    seeded: created.seeded === true,
+    events: events.map(({ version, type, data, metadata, recordedAt, recordedAtMicros, hash }) => ({ version, type, data, metadata, recordedAt, recordedAtMicros, hash })),
+  };
+}
+
 /** Events the dealer's side adds around the rules' decisions (not decided by the rules). */
 const DEALER_EVENTS = new Set(['DeckCommitted', 'SeedRevealed']);
 

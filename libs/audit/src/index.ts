@@ -1,3 +1,3 @@
 export { jsonbText } from './jsonb';
 export { eventHash, type ExportedEvent } from './chain';
-export { auditMatch, EXPORT_FORMAT, type AuditCheck, type AuditReport, type ExportedMatch } from './audit';
+export { auditMatch, exportOf, EXPORT_FORMAT, type AuditCheck, type AuditReport, type ExportedMatch } from './audit';

@@ -18,6 +18,7 @@ export type {
   Queryable,
   StoredEvent,
   StoredIdempotency,
+  ProvenEvent,
 } from './types';
 export { EventStoreSchema1764400000000 } from './migrations/1764400000000-event-store-schema';
 export { EventStoreAppendBatch1764500000000 } from './migrations/1764500000000-append-batch';

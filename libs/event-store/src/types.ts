@@ -20,6 +20,14 @@ export interface StoredEvent<T extends string = string, D = unknown> {
   readonly txId: string;
 }
 
+/** A stored event with what its tamper-evident hash covers, to check the chain without the database. */
+export interface ProvenEvent<T extends string = string, D = unknown> extends StoredEvent<T, D> {
+  /** recorded_at in microseconds since the epoch, as the hash covers it (a decimal string). */
+  readonly recordedAtMicros: string;
+  /** SHA-256 over the previous event's hash and this event (lowercase hex). */
+  readonly hash: string;
+}
+
 /**
  * A place in the commit-order feed: the (transaction id, position) of the last event handled.
  * Both are decimal strings (bigints).

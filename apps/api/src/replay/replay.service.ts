@@ -1,20 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { auditMatch, EXPORT_FORMAT, type AuditReport, type ExportedEvent, type ExportedMatch } from '@bismarck/audit';
+import { auditMatch, exportOf, type AuditReport, type ExportedMatch } from '@bismarck/audit';
 import { EventStore } from '@bismarck/event-store';
 import { evolve, initialState, isDealRevealed, publicView, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
-
-interface EventRow {
-  version: number;
-  type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  recorded_at: Date | string;
-  micros: string;
-  hash: string;
-}
 
 export interface ReplayView {
   /** The state right after this event. */
@@ -36,7 +25,6 @@ export interface AuditResult extends AuditReport {
 @Injectable()
 export class ReplayService {
   constructor(
-    private readonly db: DataSource,
     private readonly store: EventStore,
     private readonly streams: MatchStreams,
   ) {}
@@ -74,24 +62,9 @@ export class ReplayService {
   }
 
   private async exportDocument(id: string): Promise<ExportedMatch> {
-    const rows: EventRow[] = await this.db.query(
-      `SELECT version, type, data, metadata, recorded_at,
-              (extract(epoch FROM recorded_at) * 1000000)::bigint::text AS micros, encode(hash, 'hex') AS hash
-         FROM events WHERE stream_id = $1 ORDER BY version`,
-      [id],
-    );
-    if (rows.length === 0) throw notFound(id);
-    const events: ExportedEvent[] = rows.map((r) => ({
-      version: Number(r.version),
-      type: r.type,
-      data: r.data,
-      metadata: r.metadata,
-      recordedAt: new Date(r.recorded_at).toISOString(),
-      recordedAtMicros: r.micros,
-      hash: r.hash,
-    }));
-    const created = events[0].data as { seeded?: boolean };
-    return { format: EXPORT_FORMAT, matchId: id, exportedAt: new Date().toISOString(), seeded: created.seeded === true, events };
+    const events = await this.store.readProvenStream(id);
+    if (events.length === 0) throw notFound(id);
+    return exportOf(id, events);
   }
 }
 
