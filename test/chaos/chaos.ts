@@ -7,9 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { auditMatch, EXPORT_FORMAT, type ExportedMatch } from '@bismarck/audit';
-import { postgresDataSourceOptions } from '@bismarck/database';
+import { auditMatch, exportOf } from '@bismarck/audit';
+import { openDataSource, postgresDataSourceOptions } from '@bismarck/database';
 import { EventStore } from '@bismarck/event-store';
 import { ProjectionRebuilder } from '@bismarck/projections';
 import { fold, scorecard, type BismarckEvent } from '@bismarck/rules';
@@ -284,7 +283,8 @@ async function cutDatabaseConnections(serverUrl: string, database: string): Prom
 
 async function verify(databaseUrl: string, matches: Match[]): Promise<string[]> {
   const problems: string[] = [];
-  const ds = await new DataSource(postgresDataSourceOptions({ url: databaseUrl, poolSize: 4 })).initialize();
+  const ds = await openDataSource(postgresDataSourceOptions({ url: databaseUrl, poolSize: 4 }));
+  const store = new EventStore(ds, { notifications: 'none' });
   try {
     const gaps: { stream_id: string; n: number; max: number }[] = await ds.query(
       `SELECT stream_id, count(*)::int AS n, max(version) AS max FROM events GROUP BY stream_id HAVING count(*) <> max(version) OR min(version) <> 1`,
@@ -294,11 +294,7 @@ async function verify(databaseUrl: string, matches: Match[]): Promise<string[]> 
     const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM events');
     counts.eventsAppended = n;
     for (const m of matches) {
-      const rows: { version: number; type: string; data: unknown; metadata: Record<string, unknown>; recorded_at: Date; micros: string; hash: string }[] = await ds.query(
-        `SELECT version, type, data, metadata, recorded_at, (extract(epoch FROM recorded_at) * 1000000)::bigint::text AS micros, encode(hash, 'hex') AS hash
-           FROM events WHERE stream_id = $1 ORDER BY version`,
-        [m.id],
-      );
+      const rows = await store.readProvenStream(m.id);
       const log = new Map(rows.map((r) => [r.version, r.type]));
       for (const [version, type] of m.acknowledged) {
         if (log.get(version) !== type) {
@@ -310,21 +306,7 @@ async function verify(databaseUrl: string, matches: Match[]): Promise<string[]> 
       if (events.at(-1)?.type === 'MatchFinished') counts.matchesFinished++;
       else problems.push(`match ${m.id} did not finish`);
       // Nothing twice, nothing out of order: the whole log replays through the rules.
-      const doc: ExportedMatch = {
-        format: EXPORT_FORMAT,
-        matchId: m.id,
-        exportedAt: new Date().toISOString(),
-        seeded: false,
-        events: rows.map((r) => ({
-          version: r.version,
-          type: r.type,
-          data: r.data,
-          metadata: r.metadata,
-          recordedAt: new Date(r.recorded_at).toISOString(),
-          recordedAtMicros: r.micros,
-          hash: r.hash,
-        })),
-      };
+      const doc = exportOf(m.id, rows);
       const audit = auditMatch(doc);
       if (!audit.ok) {
         counts.eventsDuplicated++;
@@ -336,7 +318,6 @@ async function verify(databaseUrl: string, matches: Match[]): Promise<string[]> 
         problems.push(`match ${m.id}: the scorecard served is not the one recomputed from the log`);
       }
     }
-    const store = new EventStore(ds, { notifications: 'none' });
     const rebuilder = new ProjectionRebuilder(store, ds, (work) => ds.transaction((q) => work(q)));
     await rebuilder.rebuild();
     const differences = await rebuilder.compare();

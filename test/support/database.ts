@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import {
+  openDataSource as openPostgres,
   postgresDataSourceOptions,
   runMigrationsLocked,
   startEmbeddedPostgres,
@@ -67,7 +68,7 @@ export async function openDataSource(
   db: Pick<TestDatabase, 'url' | 'embedded'>,
   options: { poolSize?: number; migrations?: readonly MigrationClass[] } = {},
 ): Promise<DataSource> {
-  const ds = new DataSource(
+  return openPostgres(
     postgresDataSourceOptions({
       url: db.url,
       embedded: db.embedded,
@@ -75,8 +76,6 @@ export async function openDataSource(
       migrations: options.migrations ?? [],
     }),
   );
-  await ds.initialize();
-  return ds;
 }
 
 async function adminQuery(serverUrl: string, sql: string): Promise<void> {

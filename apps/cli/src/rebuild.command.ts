@@ -1,13 +1,12 @@
-import { DataSource } from 'typeorm';
-import { postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked } from '@bismarck/database';
+import { openDataSource, postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
 import { ProjectionRebuilder, projectionMigrations } from '@bismarck/projections';
 
 export async function rebuildCommand(options: { compareOnly?: boolean }): Promise<void> {
   const database = await resolveDatabaseUrl();
-  const dataSource = await new DataSource(
+  const dataSource = await openDataSource(
     postgresDataSourceOptions({ url: database.url, embedded: database.embedded, migrations: [...eventStoreMigrations, ...projectionMigrations], poolSize: 4 }),
-  ).initialize();
+  );
   const store = new EventStore(dataSource, { notifications: 'none' });
   try {
     await runMigrationsLocked(dataSource);

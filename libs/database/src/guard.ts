@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 
 interface PgPoolLike {
   on(event: 'connect', listener: (client: PgClientLike) => void): unknown;
@@ -27,4 +27,14 @@ export function guardConnectionErrors(dataSource: DataSource, onError: (err: Err
   };
   pool.on('connect', guard);
   for (const client of pool._clients ?? []) guard(client);
+}
+
+/** An initialised DataSource whose pooled connections cannot crash the process when the server drops them. */
+export async function openDataSource(
+  options: DataSourceOptions,
+  onConnectionError: (err: Error) => void = (err) => console.warn(`database connection lost: ${err.message}`),
+): Promise<DataSource> {
+  const dataSource = await new DataSource(options).initialize();
+  guardConnectionErrors(dataSource, onConnectionError);
+  return dataSource;
 }

@@ -7,5 +7,5 @@ export {
 export type { EmbeddedPostgres, EmbeddedPostgresOptions, ResolvedDatabase } from './embedded';
 export { postgresDataSourceOptions, MIGRATIONS_TABLE, DEFAULT_POOL_SIZE } from './data-source';
 export type { PostgresOptionsInput, MigrationClass } from './data-source';
-export { guardConnectionErrors } from './guard';
+export { guardConnectionErrors, openDataSource } from './guard';
 export { runMigrationsLocked, pgConfigFromDataSource, MIGRATION_LOCK_KEY } from './migrate';

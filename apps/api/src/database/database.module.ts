@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Logger, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { guardConnectionErrors, postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
+import { openDataSource, postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
 import { projectionMigrations } from '@bismarck/projections';
 
@@ -27,9 +27,8 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           useFactory: () => postgresDataSourceOptions({ url: options.url, embedded: options.embedded, migrations: ALL_MIGRATIONS, poolSize: options.poolSize }),
           dataSourceFactory: async (dataSourceOptions) => {
-            const dataSource = await new DataSource(dataSourceOptions!).initialize();
             const logger = new Logger('Database');
-            guardConnectionErrors(dataSource, (err) => logger.warn(`database connection lost: ${err.message}`));
+            const dataSource = await openDataSource(dataSourceOptions!, (err) => logger.warn(`database connection lost: ${err.message}`));
             await runMigrationsLocked(dataSource);
             return dataSource;
           },
