@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appConfig } from '../config/app.config';
+import { MatchCache } from './state-cache';
 import { DataSource } from 'typeorm';
 import {
   deckKey,
@@ -34,14 +37,22 @@ export interface Completed {
 @Injectable()
 export class DealingService {
   /** Seeds this process drew or read, per match: commitment → row. */
-  private readonly known = new Map<string, Map<string, SeedRow>>();
+  private readonly known: MatchCache<Map<string, SeedRow>>;
+  private readonly sandboxSeeds: MatchCache<string>;
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+  ) {
+    this.known = new MatchCache(config.stateCacheSize);
+    this.sandboxSeeds = new MatchCache(config.stateCacheSize);
+  }
 
   /** The deck of the next deal and the facts that prove how it was made. */
-  async deck(matchId: string, state: MatchState, index: number, matchSeed: string | null): Promise<{ deck: Card[]; shuffle: Record<string, unknown> }> {
+  async deck(matchId: string, state: MatchState, index: number): Promise<{ deck: Card[]; shuffle: Record<string, unknown> }> {
     if (state.status !== 'awaitingDeal') return { deck: [], shuffle: {} }; // the rules refuse the deal anyway
     const cut = state.cut;
+    const matchSeed = state.seeded ? await this.sandboxSeed(matchId) : null;
     if (matchSeed !== null) {
       return { deck: shuffleDeck(deckKey(matchSeed, cut), index), shuffle: { algorithm: SHUFFLE_ALGORITHM, index, seeded: true, cut } };
     }
@@ -78,6 +89,16 @@ export class DealingService {
       events.push({ type: 'DeckCommitted', data: { deal: row.deal, commitment: row.commitment } });
     }
     return { events, seeds };
+  }
+
+  /** The caller's seed of a seeded match, kept out of the log in `match_secrets`. */
+  private async sandboxSeed(matchId: string): Promise<string> {
+    const known = this.sandboxSeeds.get(matchId);
+    if (known) return known;
+    const rows: { seed: string }[] = await this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]);
+    if (rows.length === 0) throw new Error(`seeded match ${matchId} has no stored seed`);
+    this.sandboxSeeds.set(matchId, rows[0].seed);
+    return rows[0].seed;
   }
 
   /** Call once the seeds are committed to the database with their events. */

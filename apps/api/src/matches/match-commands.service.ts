@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import {
   decide,
   evolve,
@@ -21,7 +20,7 @@ import { ProblemException } from '../problem/problem';
 import { MetricsService } from '../metrics/metrics.service';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
-import { isSeeded, MatchWriter, PROJECT_FN } from './match-writer.service';
+import { MatchWriter, PROJECT_FN } from './match-writer.service';
 import { SeatCredentials } from './seat-credentials.service';
 import type { LoadedMatch } from './state-cache';
 
@@ -75,7 +74,6 @@ export class MatchCommands {
     private readonly streams: MatchStreams,
     private readonly credentials: SeatCredentials,
     private readonly metrics: MetricsService,
-    private readonly db: DataSource,
     private readonly dealing: DealingService,
     private readonly writer: MatchWriter,
   ) {}
@@ -161,7 +159,7 @@ export class MatchCommands {
     switch (command.type) {
       case 'deal': {
         // The shuffle outcome is an input of the rules; its index is the version the deal will start at.
-        const { deck, shuffle } = await this.dealing.deck(matchId, current.state, current.version + 1, await this.seedOf(matchId, current.state));
+        const { deck, shuffle } = await this.dealing.deck(matchId, current.state, current.version + 1);
         return { type: 'deal', seat, deck, shuffle };
       }
       case 'cut':
@@ -177,18 +175,6 @@ export class MatchCommands {
         throw new Error(`unknown command ${JSON.stringify(unknown)}`);
       }
     }
-  }
-
-  private readonly seeds = new Map<string, string>();
-
-  private async seedOf(matchId: string, state: MatchState): Promise<string | null> {
-    if (!isSeeded(state)) return null;
-    const known = this.seeds.get(matchId);
-    if (known) return known;
-    const rows: { seed: string }[] = await this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]);
-    if (rows.length === 0) throw new Error(`seeded match ${matchId} has no stored seed`);
-    this.seeds.set(matchId, rows[0].seed);
-    return rows[0].seed;
   }
 }
 

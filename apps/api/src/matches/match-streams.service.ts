@@ -4,19 +4,19 @@ import { fold, type BismarckEvent } from '@bismarck/rules';
 import { EventStore, type StoredEvent } from '@bismarck/event-store';
 import { appConfig } from '../config/app.config';
 import { KeyedLock } from './keyed-lock';
-import { StateCache, type LoadedMatch } from './state-cache';
+import { MatchCache, type LoadedMatch } from './state-cache';
 
 /** Loads a match by folding its stream, and keeps recent folds in memory. */
 @Injectable()
 export class MatchStreams {
-  private readonly cache: StateCache;
+  private readonly cache: MatchCache<LoadedMatch>;
   private readonly lock = new KeyedLock();
 
   constructor(
     private readonly store: EventStore,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
   ) {
-    this.cache = new StateCache(config.stateCacheSize);
+    this.cache = new MatchCache<LoadedMatch>(config.stateCacheSize);
   }
 
   /** The match as last known here, or (fresh) as the log says now. Null when there is no such match. */

@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appConfig } from '../config/app.config';
+import { MatchCache } from './state-cache';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Seat } from '@bismarck/rules';
@@ -19,9 +22,14 @@ const TOKEN_PREFIX = 'bsk_';
 @Injectable()
 export class SeatCredentials {
   /** Per match, the token hash of each seat (null: an open seat). Kept only once all three are taken. */
-  private readonly hashesByMatch = new Map<string, (Buffer | null)[]>();
+  private readonly hashesByMatch: MatchCache<(Buffer | null)[]>;
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+  ) {
+    this.hashesByMatch = new MatchCache(config.stateCacheSize);
+  }
 
   issue(seats: readonly Seat[] = [0, 1, 2]): IssuedToken[] {
     return seats.map((seat) => {

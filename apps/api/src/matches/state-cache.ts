@@ -7,13 +7,16 @@ export interface LoadedMatch {
   updatedAt: string;
 }
 
-/** A bounded least-recently-used map of folded match states. */
-export class StateCache {
-  private readonly entries = new Map<string, LoadedMatch>();
+/**
+ * A bounded least-recently-used map, per match id: what a process remembers of matches (folded
+ * states, token hashes, seeds) must not grow with every match it has ever served.
+ */
+export class MatchCache<V> {
+  private readonly entries = new Map<string, V>();
 
   constructor(private readonly capacity: number) {}
 
-  get(id: string): LoadedMatch | undefined {
+  get(id: string): V | undefined {
     const hit = this.entries.get(id);
     if (hit) {
       this.entries.delete(id);
@@ -22,7 +25,7 @@ export class StateCache {
     return hit;
   }
 
-  set(id: string, match: LoadedMatch): void {
+  set(id: string, match: V): void {
     if (this.capacity === 0) return;
     this.entries.delete(id);
     this.entries.set(id, match);
