@@ -2,8 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AdminModule } from './admin/admin.module';
 import { appConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
@@ -38,21 +36,12 @@ export class AppModule {
           useFactory: (config: ConfigService) => ({
             pinoHttp: {
               level: options.logLevel ?? config.get<AppConfig>('app')!.logLevel,
-              // A caller's X-Request-Id is kept (if sane) and echoed; otherwise one is made.
-              genReqId: (req: IncomingMessage, res: ServerResponse) => {
-                const given = req.headers['x-request-id'];
-                const id = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
-                res.setHeader('X-Request-Id', id);
-                return id;
-              },
-              // Seat and admin tokens never reach the logs.
+              // Tokens never reach the logs.
               redact: ['req.headers.authorization', 'req.headers.cookie'],
-              autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/metrics' },
-              // A line per successful request cost ~12% of the api's CPU under load (docs/performance.md):
-              // successes at debug (LOG_LEVEL=debug shows them; /metrics counts them), refusals at info.
-              customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
-                err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
             },
+            // Nest's own logs go through pino; request lines come from edge/request-log.ts, which is
+            // cheaper than pino-http's per-request child logger and AsyncLocalStorage (docs/performance.md).
+            forRoutes: [],
           }),
         }),
         DatabaseModule.forRoot({ url: options.databaseUrl, embedded: options.embedded, poolSize: options.poolSize }),

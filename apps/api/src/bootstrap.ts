@@ -5,12 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { ValidationError } from 'class-validator';
 import type { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig } from './config/app.config';
 import { readEdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
+import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
 import { ProblemException } from './problem/problem';
 import { ProblemFilter } from './problem/problem.filter';
@@ -30,6 +31,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   if (!options.quiet) app.useLogger(app.get(Logger));
   const config = appConfig();
   app.disable('x-powered-by');
+  app.use(requestLog((await app.resolve(PinoLogger)).logger));
   applyEdge(app, readEdgeConfig());
   app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
   app.useGlobalPipes(
