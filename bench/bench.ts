@@ -45,7 +45,7 @@ import {
 } from '@bismarck/rules';
 import { postgresDataSourceOptions, runMigrationsLocked, startEmbeddedPostgres } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
-import { projectMatch, projectionMigrations, ProjectionRebuilder } from '@bismarck/projections';
+import { projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt } from '@bismarck/projections';
 
 // ---------------------------------------------------------------- configuration
 const flags = new Map(
@@ -641,7 +641,7 @@ async function generateLog(store: EventStore, target: number, already: number): 
         id,
         from,
         chunk.map((e, i) => ({ type: e.type, data: e.data, metadata: { at: at(from + i) } })),
-        { inline: { fn: 'bismarck_project', arg: projectMatch(id, version, folded, { createdAt: at(0), updatedAt: at(version - 1) }) } },
+        { inline: { fn: 'bismarck_project', arg: projectMatch(id, version, folded, { createdAt: at(0), updatedAt: at(version - 1) }, scorecardChangedAt(chunk, from + 1)) } },
       );
     }
     written += events.length;

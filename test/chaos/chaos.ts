@@ -312,8 +312,7 @@ async function verify(databaseUrl: string, matches: Match[]): Promise<string[]> 
         counts.eventsDuplicated++;
         problems.push(`match ${m.id}: audit fails at version ${audit.firstFailure}: ${audit.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`);
       }
-      const [card] = await ds.query('SELECT doc FROM scorecards WHERE match_id = $1', [m.id]);
-      const { id: _id, version: _v, ...served } = card.doc;
+      const [{ doc: served }] = await ds.query('SELECT doc FROM scorecards WHERE match_id = $1', [m.id]);
       if (JSON.stringify(sortKeys(served)) !== JSON.stringify(sortKeys(JSON.parse(JSON.stringify(scorecard(fold(events))))))) {
         problems.push(`match ${m.id}: the scorecard served is not the one recomputed from the log`);
       }

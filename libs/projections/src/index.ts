@@ -1,11 +1,13 @@
-export { projectMatch } from './projection';
+export { projectMatch, scorecardChangedAt } from './projection';
 export type { MatchProjection, MatchListRow, DocRow, SeatViewRow, StreamTimes } from './projection';
 export { Projections1799000000000 } from './migrations/1799000000000-projections';
 export { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
+export { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
 import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
+import { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000] as const;
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000] as const;
 export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';

@@ -1,4 +1,4 @@
-import { evolve, initialState, type BismarckEvent, type MatchState } from '@bismarck/rules';
+import { changesScorecard, evolve, initialState, type BismarckEvent, type MatchState } from '@bismarck/rules';
 import { START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
 import { projectMatch, type MatchProjection } from './projection';
 
@@ -30,6 +30,8 @@ export interface TableDifference {
 interface Fold {
   state: MatchState;
   version: number;
+  /** The version of the last event that changed the scorecard. */
+  scorecardAt: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -139,7 +141,7 @@ export class ProjectionRebuilder {
       match_list: projections.map((p) => p.match),
       match_views: projections.map((p) => p.view),
       seat_views: projections.flatMap((p) => p.seats),
-      scorecards: projections.map((p) => p.scorecard),
+      scorecards: projections.flatMap((p) => (p.scorecard ? [p.scorecard] : [])),
     };
     for (const { table, key } of PROJECTION_TABLES) {
       const target = rebuilt(table);
@@ -159,19 +161,20 @@ function foldInto(folds: Map<string, Fold>, e: StoredEvent): Fold {
   const domain = { type: e.type, data: e.data } as BismarckEvent;
   const known = folds.get(e.streamId);
   if (!known) {
-    const fold = { state: evolve(initialState(), domain), version: e.version, createdAt: e.recordedAt, updatedAt: e.recordedAt };
+    const fold = { state: evolve(initialState(), domain), version: e.version, scorecardAt: e.version, createdAt: e.recordedAt, updatedAt: e.recordedAt };
     folds.set(e.streamId, fold);
     return fold;
   }
   if (e.version !== known.version + 1) throw new Error(`stream ${e.streamId}: version ${e.version} after ${known.version}`);
   known.state = evolve(known.state, domain);
   known.version = e.version;
+  if (changesScorecard(domain)) known.scorecardAt = e.version;
   known.updatedAt = e.recordedAt;
   return known;
 }
 
 function project(id: string, fold: Fold): MatchProjection {
-  return projectMatch(id, fold.version, fold.state, { createdAt: fold.createdAt, updatedAt: fold.updatedAt });
+  return projectMatch(id, fold.version, fold.state, { createdAt: fold.createdAt, updatedAt: fold.updatedAt }, fold.scorecardAt);
 }
 
 async function rowsOf(result: Promise<unknown>): Promise<Record<string, unknown>[]> {

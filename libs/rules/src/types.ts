@@ -175,13 +175,16 @@ export interface PublicView {
   fairness: { commitment: string | null; cut: string | null };
 }
 
-export interface SeatView extends PublicView {
+/** What one seat sees beyond the public view. */
+export interface SeatOwn {
   seat: Seat;
   hand: Card[];
   /** Forehand's own laid-away cards once discarded, else null. */
   laidAway: Card[] | null;
   legal: LegalAction | null;
 }
+
+export interface SeatView extends PublicView, SeatOwn {}
 
 export interface ScorecardDeal {
   number: number;

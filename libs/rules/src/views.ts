@@ -11,6 +11,7 @@ import type {
   PublicView,
   Scorecard,
   Seat,
+  SeatOwn,
   SeatView,
   Triple,
   Viewer,
@@ -147,6 +148,11 @@ export const publicView = (state: MatchState): PublicView => {
 /** `view`: this state's publicView, when the caller has it already (projections build all four at once). */
 export const seatView = (state: MatchState, seat: Seat, view: PublicView = publicView(state)): SeatView => ({
   ...view,
+  ...seatOwn(state, seat),
+});
+
+/** Only what `seat` sees beyond the public view (projections store this, not the whole seat view). */
+export const seatOwn = (state: MatchState, seat: Seat): SeatOwn => ({
   seat,
   hand: toCodes('hands' in state && state.hands ? state.hands[seat] : EMPTY),
   laidAway: state.status === 'trickPlay' && seat === state.forehand ? toCodes(state.laidAway) : null,
@@ -171,6 +177,33 @@ export const scorecard = (state: MatchState): Scorecard => {
     finished: state.status === 'finished',
     winners: state.status === 'finished' ? state.winners.slice() : null,
   };
+};
+
+/**
+ * Whether an event can change the scorecard (names, scored deals, contracts used, totals, the end):
+ * the projection rewrites a scorecard only then, not on every card played.
+ */
+export const changesScorecard = (event: BismarckEvent): boolean => {
+  switch (event.type) {
+    case 'MatchCreated':
+    case 'SeatJoined':
+    case 'ContractChosen':
+    case 'DealScored':
+    case 'MatchFinished':
+      return true;
+    case 'DealStarted':
+    case 'HandsDealt':
+    case 'CardsLaidAway':
+    case 'CardPlayed':
+    case 'TrickTaken':
+    case 'DealVoided':
+    case 'DeckCommitted':
+    case 'DeckCut':
+    case 'SeedRevealed':
+      return false;
+    default:
+      return exhaustive(event);
+  }
 };
 
 // ---- the event log as a viewer may see it ------------------------------------------------------

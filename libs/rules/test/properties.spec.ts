@@ -9,6 +9,7 @@ import {
   type Seat,
   type Viewer,
   RuleViolation,
+  changesScorecard,
   decide,
   dealOf,
   evolve,
@@ -17,6 +18,7 @@ import {
   isDealRevealed,
   publicView,
   redactEvent,
+  scorecard,
   seatView,
   shuffleDeck,
   visibleEvents,
@@ -154,6 +156,26 @@ describe('random legal play of whole matches (every schedule and option)', () =>
         expect(fold(events)).toEqual(state);
         const prefix = events.slice(0, Math.min(cut, events.length));
         expect(fold(prefix)).toEqual(prefix.reduce(evolve, fold([])));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('an event that changesScorecard() calls harmless leaves the scorecard as it was (projections skip it)', () => {
+    fc.assert(
+      fc.property(matchArb, (m) => {
+        const { events } = play(m);
+        let state = fold([]);
+        let skipped = 0;
+        for (const e of events) {
+          const next = evolve(state, e);
+          if (!changesScorecard(e)) {
+            expect(scorecard(next)).toEqual(scorecard(state));
+            skipped++;
+          }
+          state = next;
+        }
+        expect(skipped).toBeGreaterThan(events.length / 2);
       }),
       { numRuns: RUNS },
     );

@@ -1,4 +1,4 @@
-import { type BismarckEvent, fold, isDealRevealed, publicView, redactEvent, scorecard, seatView, shuffleDeck, visibleEvents } from '../src';
+import { type BismarckEvent, changesScorecard, evolve, fold, isDealRevealed, publicView, redactEvent, scorecard, seatView, shuffleDeck, visibleEvents } from '../src';
 import { create, history } from './given';
 import { awaiting, playUntil } from './play-until';
 
@@ -80,5 +80,23 @@ describe('views', () => {
     expect(card.finished).toBe(true);
     expect(card.totals).toEqual(card.deals[2].totals);
     expect(card.winners).toEqual(publicView(state).winners);
+  });
+});
+
+describe('changesScorecard', () => {
+  it('the fairness events (commitment, cut, revealed seed) never change the scorecard', () => {
+    const events: BismarckEvent[] = [
+      { type: 'DeckCommitted', data: { deal: 1, commitment: 'c1' } },
+      { type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'cut' } },
+      { type: 'SeedRevealed', data: { deal: 1, commitment: 'c1', seed: 's1' } },
+    ];
+    let state = fold(history(create({ contractChoice: 'informed' })));
+    for (const e of events) {
+      expect(changesScorecard(e)).toBe(false);
+      const next = evolve(state, e);
+      expect(scorecard(next)).toEqual(scorecard(state));
+      state = next;
+    }
+    expect(state.status === 'awaitingDeal' && state.cut).toBe('cut');
   });
 });

@@ -15,7 +15,7 @@ import {
   type Viewer,
 } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
-import { projectMatch } from '@bismarck/projections';
+import { projectMatch, scorecardChangedAt } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { MetricsService } from '../metrics/metrics.service';
 import { DealingService } from './dealing.service';
@@ -87,7 +87,7 @@ export class MatchCommands {
     const state = events.reduce(evolve, initialState());
     const at = new Date().toISOString();
     const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => players[s] !== null));
-    const projection = projectMatch(id, events.length, state, { createdAt: at, updatedAt: at });
+    const projection = projectMatch(id, events.length, state, { createdAt: at, updatedAt: at }, scorecardChangedAt(events, 1));
     await this.store.append(id, 0, events.map((e) => ({ ...e, metadata: { at } })), {
       inline: {
         fn: PROJECT_FN,

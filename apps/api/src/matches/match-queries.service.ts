@@ -51,12 +51,26 @@ export class MatchQueries {
     return this.doc('SELECT version, doc FROM match_views WHERE match_id = $1', [id], id);
   }
 
+  /** The public view with the seat's own part on top (both rows are written in one transaction). */
   seatView(id: string, seat: Seat): Promise<Versioned<unknown>> {
-    return this.doc('SELECT version, doc FROM seat_views WHERE match_id = $1 AND seat = $2', [id, seat], id);
+    return this.doc(
+      `SELECT v.version, v.doc || s.doc AS doc
+         FROM match_views v JOIN seat_views s ON s.match_id = v.match_id
+        WHERE v.match_id = $1 AND s.seat = $2`,
+      [id, seat],
+      id,
+    );
   }
 
+  /** The scorecard as of the match's current version (its row changes only when a deal is scored, …). */
   scorecard(id: string): Promise<Versioned<unknown>> {
-    return this.doc('SELECT version, doc FROM scorecards WHERE match_id = $1', [id], id);
+    return this.doc(
+      `SELECT v.version, s.doc || jsonb_build_object('id', v.match_id, 'version', v.version) AS doc
+         FROM match_views v JOIN scorecards s ON s.match_id = v.match_id
+        WHERE v.match_id = $1`,
+      [id],
+      id,
+    );
   }
 
   async list(limit: number, status?: string, cursor?: string): Promise<MatchPage> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { evolve, RuleViolation, type BismarckEvent, type MatchState } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
-import { projectMatch } from '@bismarck/projections';
+import { projectMatch, scorecardChangedAt } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
@@ -97,7 +97,7 @@ export class MatchWriter {
           inline: {
             fn: PROJECT_FN,
             arg: {
-              ...projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }),
+              ...projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }, scorecardChangedAt(events, current.version + 1)),
               ...d.extra,
               ...(seeds.length > 0 ? { seeds } : {}),
             },
