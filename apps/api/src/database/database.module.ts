@@ -1,9 +1,11 @@
 import { DynamicModule, Global, Logger, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { openDataSource, postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
 import { projectionMigrations } from '@bismarck/projections';
+import type { AppConfig } from '../config/app.config';
 
 export const ALL_MIGRATIONS = [...eventStoreMigrations, ...projectionMigrations];
 
@@ -36,7 +38,12 @@ export class DatabaseModule {
       ],
       providers: [
         // Concurrent commands to different matches share a statement and a commit (docs/performance.md).
-        { provide: EventStore, useFactory: (dataSource: DataSource) => new EventStore(dataSource, { batchAppends: true }), inject: [DataSource] },
+        {
+          provide: EventStore,
+          useFactory: (dataSource: DataSource, config: ConfigService) =>
+            new EventStore(dataSource, { batchAppends: { maxInFlight: config.get<AppConfig>('app')!.appendsInFlight } }),
+          inject: [DataSource, ConfigService],
+        },
         { provide: EVENT_STORE_CLOSER, useFactory: (store: EventStore) => new EventStoreCloser(store), inject: [EventStore] },
       ],
       exports: [EventStore],
