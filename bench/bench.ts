@@ -7,6 +7,8 @@
 //                    over many seeded matches. The client folds every match locally with the rules
 //                    engine (it knows each deck: shuffleDeck(seed, version + 1)), so it needs no GET.
 //   3. memory        the api's resident set (/proc/<pid>/status VmRSS) with all those matches in progress.
+//      floor         an empty Nest + Express POST route with a class-validator DTO (bench/floor-app.ts)
+//                    under the same clients: the highest rate the HTTP layer alone allows here.
 //   4. log           simulated whole matches appended in a few big EventStore.append calls, then the
 //                    whole log read in commit order with pg, then ProjectionRebuilder.rebuild() of it.
 //   5. rules         libs/rules/bench (in its own process).
@@ -16,7 +18,7 @@
 // Traffic goes to 127.0.0.1 only. The last line of the output is one JSON object.
 //
 // Sizes (env or --flag=value): BENCH_SECONDS (commands phase, 20), BENCH_WARMUP_SECONDS (3),
-// BENCH_CLIENTS (16), BENCH_MATCHES (1000), BENCH_RAW_SECONDS (8), BENCH_EVENTS (500000; 100000
+// BENCH_CLIENTS (16), BENCH_MATCHES (1000), BENCH_RAW_SECONDS (8), BENCH_FLOOR_SECONDS (5; 0 skips), BENCH_EVENTS (500000; 100000
 // embedded), BENCH_RULES_SECONDS (3), BENCH_LOG_LEVEL (the api's LOG_LEVEL; default: LOG_LEVEL or info),
 // BENCH_POOL_SIZE (the api's DB_POOL_SIZE), BENCH_API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
 // BENCH_API_MAIN (another build of the api, for before/after runs),
@@ -72,6 +74,8 @@ const cfg = {
   rawSeconds: num('raw_seconds', 8),
   events: Math.round(num('events', embedded ? 100_000 : 500_000)),
   rulesSeconds: num('rules_seconds', 3),
+  /** The empty Nest route (bench/floor-app.ts); 0 skips it. */
+  floorSeconds: num('floor_seconds', 5),
   logLevel: setting('log_level') ?? process.env.LOG_LEVEL ?? 'info',
   poolSize: setting('pool_size'),
   /** Extra node flags for the api process, e.g. --cpu-prof (space-separated). */
@@ -282,7 +286,6 @@ interface Api {
 
 async function startApi(databaseUrl: string): Promise<Api> {
   const main = cfg.apiMain ? resolve(cfg.apiMain) : join(root, 'dist/apps/api/src/main.js');
-  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -298,8 +301,14 @@ async function startApi(databaseUrl: string): Promise<Api> {
   if (embedded) env.DB_POOL_SIZE = '1';
   else if (cfg.poolSize) env.DB_POOL_SIZE = cfg.poolSize;
   else delete env.DB_POOL_SIZE;
+  return startServer(main, env, cfg.apiNodeArgs);
+}
+
+/** A node server in its own process, once it printed `listening on http://localhost:<port>`. */
+async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Api> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   // Its logs go into a pipe, as under a container runtime; the bench counts and drops them.
-  const child = spawn(process.execPath, [...cfg.apiNodeArgs, main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const api: Api = {
     child,
     port: 0,
@@ -324,8 +333,8 @@ async function startApi(databaseUrl: string): Promise<Api> {
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    void exited.then(() => fail(new Error(`the api exited before listening:\n${head.slice(-4000)}`)));
-    setTimeout(() => fail(new Error(`the api did not start within 60 s:\n${head.slice(-4000)}`)), 60_000).unref();
+    void exited.then(() => fail(new Error(`${main} exited before listening:\n${head.slice(-4000)}`)));
+    setTimeout(() => fail(new Error(`${main} did not start within 60 s:\n${head.slice(-4000)}`)), 60_000).unref();
   });
   try {
     api.port = await listening;
@@ -605,6 +614,43 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   };
 }
 
+// ---------------------------------------------------------------- 3. the HTTP layer's own floor
+/**
+ * bench/floor-app.ts (an empty Nest + Express POST route with a class-validator DTO) under the same 16
+ * lean clients: what the HTTP layer alone costs, and so the highest commands/s any Nest api could
+ * reach on this machine while doing nothing else.
+ */
+async function floorPhase(): Promise<{ perSecond: number; cpuPerRequestMs: number; cpuPercent: number }> {
+  const server = await startServer(join(root, 'dist/bench/floor-app.js'), { ...process.env, NODE_ENV: 'production' });
+  try {
+    const connections = Array.from({ length: cfg.clients }, () => new Connection(server.port));
+    let stop = false;
+    let measuring = false;
+    let count = 0;
+    const workers = connections.map(async (c, i) => {
+      while (!stop) {
+        const r = await c.request('POST', `/floor/m${i}/play`, undefined, { card: 'AS' });
+        if (r.status !== 200) throw new Error(`the floor app answered ${r.status}: ${JSON.stringify(r.body)}`);
+        if (measuring) count++;
+      }
+    });
+    await sleep(1000);
+    const cpu0 = processCpuSeconds(server.child.pid!);
+    measuring = true;
+    const started = now();
+    await sleep(cfg.floorSeconds * 1000);
+    measuring = false;
+    const elapsed = (now() - started) / 1000;
+    const cpu = processCpuSeconds(server.child.pid!) - cpu0;
+    stop = true;
+    await Promise.all(workers);
+    for (const c of connections) c.close();
+    return { perSecond: count / elapsed, cpuPerRequestMs: (cpu * 1000) / count, cpuPercent: (cpu / elapsed) * 100 };
+  } finally {
+    await server.stop();
+  }
+}
+
 // ---------------------------------------------------------------- 4. a big log, read and rebuilt
 /** Simulated whole modern matches, each appended in a few big appends with its inline projection. */
 async function generateLog(store: EventStore, target: number, already: number): Promise<{ events: number; matches: number; seconds: number }> {
@@ -725,6 +771,9 @@ async function main(): Promise<void> {
     await api.stop();
     api = undefined;
 
+    const floor = cfg.floorSeconds > 0 ? await floorPhase() : undefined;
+    if (floor) log(`an empty Nest POST route: ${Math.round(floor.perSecond)}/s, ${round(floor.cpuPerRequestMs, 3)} ms of CPU per request (${round(floor.cpuPercent)}% of a core)`);
+
     const store = new EventStore(ds, { notifications: 'none' });
     const [{ n: before }] = (await ds.query(`SELECT count(*)::int AS n FROM events`)) as { n: number }[];
     log(`log: ${before} events from the commands phase; generating up to ${cfg.events}`);
@@ -768,6 +817,10 @@ async function main(): Promise<void> {
       p99Ms: round(cmd.p99Ms, 2),
       maxMs: round(cmd.maxMs, 1),
       ratio: round(cmd.commandsPerSecond / raw.perSecond, 3),
+      nestFloorPerSecond: floor ? Math.round(floor.perSecond) : null,
+      nestFloorCpuPerRequestMs: floor ? round(floor.cpuPerRequestMs, 3) : null,
+      nestFloorCpuPercent: floor ? round(floor.cpuPercent) : null,
+      nestFloorRatio: floor ? round(floor.perSecond / raw.perSecond, 3) : null,
       commands: cmd.commands,
       commandSeconds: round(cmd.seconds, 1),
       apiCpuPerCommandMs: round(cmd.apiCpuPerCommandMs, 3),
@@ -801,6 +854,7 @@ async function main(): Promise<void> {
     console.table({
       'raw INSERT transactions (pg)': { perSecond: result.rawAppendPerSecond, p50Ms: result.rawAppendP50Ms, p99Ms: result.rawAppendP99Ms, ratio: 1 },
       'commands through HTTP': { perSecond: result.commandsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, ratio: result.ratio },
+      'empty Nest POST route (no game, no database)': { perSecond: result.nestFloorPerSecond ?? '', p50Ms: '', p99Ms: '', ratio: result.nestFloorRatio ?? '' },
       'read the log in commit order (pg)': { perSecond: result.rawReadPerSecond, p50Ms: '', p99Ms: '', ratio: 1 },
       'rebuild every projection': { perSecond: result.rebuildEventsPerSecond, p50Ms: '', p99Ms: '', ratio: result.rebuildRatio },
       'rules: random matches': { perSecond: result.rulesMatchesPerSecond, p50Ms: '', p99Ms: '', ratio: '' },
