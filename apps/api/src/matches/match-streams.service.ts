@@ -19,19 +19,37 @@ export class MatchStreams {
     this.cache = new MatchCache<LoadedMatch>(config.stateCacheSize);
   }
 
-  /** The match as last known here, or (fresh) as the log says now. Null when there is no such match. */
+  /**
+   * The match as last known here, or (fresh) as the log says now. Null when there is no such match.
+   * A fresh load of a match known here reads only the events after the known version (another
+   * process appended them) and folds them onto the known state: the log is append-only.
+   */
   async load(id: string, fresh = false): Promise<LoadedMatch | null> {
-    if (!fresh) {
-      const hit = this.cache.get(id);
-      if (hit) return hit;
+    const known = this.cache.get(id);
+    if (known && !fresh) return known;
+    const events = await this.store.readStream(id, { after: known?.version ?? 0 });
+    if (known) {
+      if (events.length === 0) return known;
+      return this.caughtUp(id, known, events);
     }
-    const events = await this.store.readStream(id);
     if (events.length === 0) return null;
     const loaded: LoadedMatch = {
       version: events[events.length - 1].version,
       state: fold(events.map(toDomainEvent)),
       createdAt: events[0].recordedAt,
       updatedAt: events[events.length - 1].recordedAt,
+    };
+    this.cache.set(id, loaded);
+    return loaded;
+  }
+
+  private caughtUp(id: string, known: LoadedMatch, newer: StoredEvent[]): LoadedMatch {
+    if (newer[0].version !== known.version + 1) throw new Error(`stream ${id}: version ${newer[0].version} after ${known.version}`);
+    const loaded: LoadedMatch = {
+      version: newer[newer.length - 1].version,
+      state: fold(newer.map(toDomainEvent), known.state),
+      createdAt: known.createdAt,
+      updatedAt: newer[newer.length - 1].recordedAt,
     };
     this.cache.set(id, loaded);
     return loaded;
