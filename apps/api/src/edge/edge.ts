@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { EdgeConfig } from '../config/edge.config';
 import { rateLimiter } from './rate-limit';
@@ -10,8 +11,8 @@ import { rateLimiter } from './rate-limit';
 export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void {
   const cors = config.corsOrigins;
   // JSON answers need no content policy of their own; /docs (Swagger UI) and HTML pages keep theirs.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: cors ? 'cross-origin' : 'same-origin' } }));
-  app.use('/api', helmet.contentSecurityPolicy({ useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } }));
+  app.use(precomputed(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: cors ? 'cross-origin' : 'same-origin' } })));
+  app.use('/api', precomputed(helmet.contentSecurityPolicy({ useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } })));
   if (cors) {
     app.enableCors({
       origin: cors.includes('*') ? '*' : cors,
@@ -22,4 +23,29 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void
     });
   }
   app.use('/api', rateLimiter({ perToken: config.rateLimitPerToken, perAddress: config.rateLimitPerAddress, windowMs: config.rateLimitWindowMs }));
+}
+
+/**
+ * Helmet's headers depend on its options only, never on the request: run its middleware once, at
+ * start, and set the same headers on every answer in one step. Its chain of a dozen middlewares cost
+ * 0.02–0.04 ms of CPU per request, a tenth of a command (docs/performance.md).
+ */
+export function precomputed(middleware: (req: Request, res: Response, next: NextFunction) => void): RequestHandler {
+  const set: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void set.push([name, value]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  let done = false;
+  middleware({} as Request, recorder as unknown as Response, (error?: unknown) => {
+    if (error) throw error;
+    done = true;
+  });
+  if (!done) throw new Error('a precomputed middleware must answer at once, without looking at the request');
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
 }
