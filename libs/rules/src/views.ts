@@ -145,7 +145,7 @@ export const publicView = (state: MatchState): PublicView => {
 };
 
 /** One seat's view: the public view plus its own hand, its own laid-away cards and what it may do. */
-/** `view`: this state's publicView, when the caller has it already (projections build all four at once). */
+/** `view`: this state's publicView, when the caller has it already. */
 export const seatView = (state: MatchState, seat: Seat, view: PublicView = publicView(state)): SeatView => ({
   ...view,
   ...seatOwn(state, seat),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { auditMatch, exportOf, type AuditReport, type ExportedMatch } from '@bismarck/audit';
 import { EventStore } from '@bismarck/event-store';
-import { evolve, initialState, isDealRevealed, publicView, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
+import { evolve, initialState, isDealRevealed, publicView, seatOwn, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
 
@@ -69,9 +69,9 @@ export class ReplayService {
 }
 
 function revealedDeal(state: ReturnType<typeof initialState>, events: BismarckEvent[], deal: number): ReplayView['revealed'] {
-  const hands = ([0, 1, 2] as const).map((s) => (seatView(state, s).hand as string[]) ?? []);
+  const hands = ([0, 1, 2] as const).map((s) => seatOwn(state, s).hand);
   const forehand = publicView(state).forehand;
-  const laidAway = forehand === null ? null : seatView(state, forehand).laidAway;
+  const laidAway = forehand === null ? null : seatOwn(state, forehand).laidAway;
   const started = [...events].reverse().find((e) => e.type === 'DealStarted' && e.data.deal === deal) as
     | Extract<BismarckEvent, { type: 'DealStarted' }>
     | undefined;
