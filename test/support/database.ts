@@ -88,3 +88,39 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
     await client.end();
   }
 }
+
+export interface DatabaseFixture {
+  db: TestDatabase;
+  ds: DataSource;
+}
+
+/**
+ * A fresh migrated database (the event store's migrations) and a pool on it for one test file:
+ * opened before its tests; after them `beforeClose` runs (close the EventStores on the pool), then
+ * the pool closes and the database is dropped. The handle is filled in by `beforeAll`, so use it
+ * inside tests and hooks only.
+ */
+export function useTestDatabase(options: { poolSize?: number } = {}, beforeClose?: () => Promise<unknown>): DatabaseFixture {
+  const handle = {} as DatabaseFixture;
+  beforeAll(async () => {
+    handle.db = await createTestDatabase();
+    handle.ds = await openDataSource(handle.db, options);
+  }, 60_000);
+  afterAll(async () => {
+    await beforeClose?.();
+    await handle.ds?.destroy();
+    await handle.db?.drop();
+  });
+  return handle;
+}
+
+/** An inline projection function for event-store tests: records each call in `table`, and raises when `arg.fail` is 'yes'. */
+export async function createRecordingInline(ds: DataSource, fn: string, table: string): Promise<void> {
+  await ds.query(`CREATE TABLE ${table} (stream_id text, version int, arg jsonb)`);
+  await ds.query(`
+    CREATE FUNCTION ${fn}(p_stream text, p_version int, p_arg jsonb) RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO ${table} VALUES (p_stream, p_version, p_arg);
+      IF p_arg->>'fail' = 'yes' THEN RAISE EXCEPTION 'projection refused' USING ERRCODE = 'P0001'; END IF;
+    END $$`);
+}

@@ -1,34 +1,20 @@
-import type { DataSource } from 'typeorm';
-import { createTestDatabase, openDataSource, type TestDatabase } from '../../../test/support/database';
+import { createRecordingInline, useTestDatabase } from '../../../test/support/database';
 import { ConcurrencyError, EventStore, START, type NewEvent } from './index';
 
 jest.setTimeout(60_000);
 
-let db: TestDatabase;
-let ds: DataSource;
 let batched: EventStore;
 let single: EventStore;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDataSource(db, { poolSize: 10 });
-  // maxInFlight 1: everything that arrives while a statement runs goes into the next batch.
-  batched = new EventStore(ds, { batchAppends: { maxInFlight: 1 }, notifications: 'none' });
-  single = new EventStore(ds, { notifications: 'none' });
-  await ds.query(`CREATE TABLE batch_inline_rows (stream_id text, version int, arg jsonb)`);
-  await ds.query(`
-    CREATE FUNCTION batch_inline(p_stream text, p_version int, p_arg jsonb) RETURNS void LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO batch_inline_rows VALUES (p_stream, p_version, p_arg);
-      IF p_arg->>'fail' = 'yes' THEN RAISE EXCEPTION 'projection refused' USING ERRCODE = 'P0001'; END IF;
-    END $$`);
-});
-
-afterAll(async () => {
+const t = useTestDatabase({ poolSize: 10 }, async () => {
   await batched?.close();
   await single?.close();
-  await ds?.destroy();
-  await db?.drop();
+});
+
+beforeAll(async () => {
+  // maxInFlight 1: everything that arrives while a statement runs goes into the next batch.
+  batched = new EventStore(t.ds, { batchAppends: { maxInFlight: 1 }, notifications: 'none' });
+  single = new EventStore(t.ds, { notifications: 'none' });
+  await createRecordingInline(t.ds, 'batch_inline', 'batch_inline_rows');
 });
 
 let n = 0;
@@ -56,7 +42,7 @@ describe('batched appends (batchAppends)', () => {
       ]);
       expect(await batched.verifyStream(s)).toEqual({ ok: true, brokenAt: null, version: 2 });
     }
-    const rows = await ds.query(`SELECT stream_id, version, arg FROM batch_inline_rows WHERE stream_id = ANY($1)`, [streams]);
+    const rows = await t.ds.query(`SELECT stream_id, version, arg FROM batch_inline_rows WHERE stream_id = ANY($1)`, [streams]);
     expect(rows).toHaveLength(streams.length);
     // An idempotent retry gets the first answer.
     const retry = await batched.append(streams[0], 0, [ev('A', { i: 0 })], {
@@ -84,7 +70,7 @@ describe('batched appends (batchAppends)', () => {
     outcomes.forEach((o, i) => expect(o.status).toBe(i === 5 ? 'rejected' : 'fulfilled'));
     expect((outcomes[5] as PromiseRejectedResult).reason.message).toMatch(/projection refused/);
     expect(await batched.streamVersion(streams[5])).toBe(0);
-    const rows = await ds.query(`SELECT count(*)::int AS n FROM batch_inline_rows WHERE stream_id = ANY($1)`, [streams]);
+    const rows = await t.ds.query(`SELECT count(*)::int AS n FROM batch_inline_rows WHERE stream_id = ANY($1)`, [streams]);
     expect(rows[0].n).toBe(9);
   });
 

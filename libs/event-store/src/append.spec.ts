@@ -1,30 +1,14 @@
-import type { DataSource } from 'typeorm';
-import { createTestDatabase, openDataSource, type TestDatabase } from '../../../test/support/database';
+import { createRecordingInline, useTestDatabase } from '../../../test/support/database';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError, type NewEvent } from './index';
 
 jest.setTimeout(60_000);
 
-let db: TestDatabase;
-let ds: DataSource;
 let store: EventStore;
+const t = useTestDatabase({ poolSize: 25 }, () => store?.close());
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDataSource(db, { poolSize: 25 });
-  store = new EventStore(ds);
-  await ds.query(`CREATE TABLE inline_rows (stream_id text, version int, arg jsonb)`);
-  await ds.query(`
-    CREATE FUNCTION test_inline(p_stream text, p_version int, p_arg jsonb) RETURNS void LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO inline_rows VALUES (p_stream, p_version, p_arg);
-      IF p_arg->>'fail' = 'yes' THEN RAISE EXCEPTION 'projection refused' USING ERRCODE = 'P0001'; END IF;
-    END $$`);
-});
-
-afterAll(async () => {
-  await store?.close();
-  await ds?.destroy();
-  await db?.drop();
+  store = new EventStore(t.ds);
+  await createRecordingInline(t.ds, 'test_inline', 'inline_rows');
 });
 
 let n = 0;
@@ -186,7 +170,7 @@ describe('idempotency', () => {
 
 describe('inline projection function', () => {
   const rows = async (s: string) =>
-    (await ds.query(`SELECT version, arg FROM inline_rows WHERE stream_id = $1 ORDER BY version`, [s])) as {
+    (await t.ds.query(`SELECT version, arg FROM inline_rows WHERE stream_id = $1 ORDER BY version`, [s])) as {
       version: number;
       arg: unknown;
     }[];

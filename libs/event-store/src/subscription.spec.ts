@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, onRealServer, openDataSource, type TestDatabase } from '../../../test/support/database';
+import { onRealServer, openDataSource, useTestDatabase } from '../../../test/support/database';
 import {
   EventStore,
   loadCheckpoint,
@@ -13,21 +13,12 @@ import {
 
 jest.setTimeout(60_000);
 
-let db: TestDatabase;
-let ds: DataSource;
 let store: EventStore;
+const t = useTestDatabase({ poolSize: 12 }, () => store?.close());
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDataSource(db, { poolSize: 12 });
-  store = new EventStore(ds);
-  await ds.query(`CREATE TABLE seen (position bigint PRIMARY KEY, stream_id text NOT NULL, version int NOT NULL)`);
-});
-
-afterAll(async () => {
-  await store?.close();
-  await ds?.destroy();
-  await db?.drop();
+  store = new EventStore(t.ds);
+  await t.ds.query(`CREATE TABLE seen (position bigint PRIMARY KEY, stream_id text NOT NULL, version int NOT NULL)`);
 });
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
@@ -93,8 +84,8 @@ if (onRealServer) {
         pollIntervalMs: 50,
         handler: async (events) => void delivered.push(...events),
       });
-      const t1 = new Client({ connectionString: db.url });
-      const t2 = new Client({ connectionString: db.url });
+      const t1 = new Client({ connectionString: t.db.url });
+      const t2 = new Client({ connectionString: t.db.url });
       await t1.connect();
       await t2.connect();
       try {
@@ -121,7 +112,7 @@ if (onRealServer) {
     });
 
     it('NOTIFY wakes a subscriber on a real server (appends from another process, no polling)', async () => {
-      const otherDs = await openDataSource(db, { poolSize: 2 });
+      const otherDs = await openDataSource(t.db, { poolSize: 2 });
       const other = new EventStore(otherDs, { notifications: 'none' });
       const s = stream('notify');
       const delivered: StoredEvent[] = [];
@@ -136,7 +127,7 @@ if (onRealServer) {
         await other.append(s, 0, [{ type: 'Poked', data: {} }]);
         await waitFor(() => delivered.length === 1, 5_000, 'the notified event');
         // The LISTEN connection dies; the subscriber reconnects and is woken again.
-        await ds.query(
+        await t.ds.query(
           `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE application_name = 'bismarck-event-store-listen' AND datname = current_database()`,
         );
@@ -181,7 +172,7 @@ describe('subscriptions', () => {
     const handler = async (events: StoredEvent[], checkpoint: Checkpoint) => {
       const mine = events.filter((e) => streams.includes(e.streamId));
       // Projection rows and checkpoint in one transaction: effectively once.
-      await ds.transaction(async (m) => {
+      await t.ds.transaction(async (m) => {
         for (const e of mine) {
           await m.query(`INSERT INTO seen (position, stream_id, version) VALUES ($1, $2, $3)`, [
             e.position,
@@ -206,7 +197,7 @@ describe('subscriptions', () => {
     let sub: Subscription = store.subscribe(options);
     await waitFor(() => batches >= 3, 15_000, 'three batches');
     await sub.stop();
-    const checkpoint = await loadCheckpoint(ds, name);
+    const checkpoint = await loadCheckpoint(t.ds, name);
     expect(checkpoint).not.toEqual(START);
     sub = store.subscribe(options); // restarts from the stored checkpoint
     await Promise.all(writers);
@@ -219,7 +210,7 @@ describe('subscriptions', () => {
     }
     expect(delivered).toHaveLength(total);
     expect(new Set(delivered.map(key)).size).toBe(total);
-    const rows = (await ds.query(`SELECT count(*)::int AS n FROM seen`)) as { n: number }[];
+    const rows = (await t.ds.query(`SELECT count(*)::int AS n FROM seen`)) as { n: number }[];
     expect(rows[0].n).toBe(total);
     // Each stream in version order, and the whole in the feed's (tx_id, position) order.
     for (const s of streams) {
@@ -254,18 +245,18 @@ describe('subscriptions', () => {
       await waitFor(() => seen.length === 1, 10_000, 'the retried batch');
       expect(failures).toBe(2);
       expect(seen).toEqual([`${s}@1`]);
-      await waitFor(async () => (await loadCheckpoint(ds, 'retrying')).position !== '0', 5_000, 'auto checkpoint');
+      await waitFor(async () => (await loadCheckpoint(t.ds, 'retrying')).position !== '0', 5_000, 'auto checkpoint');
     } finally {
       await sub.stop();
     }
   });
 
   it('saveCheckpoint and loadCheckpoint round-trip, and a missing checkpoint is START', async () => {
-    expect(await loadCheckpoint(ds, 'never-saved')).toEqual(START);
+    expect(await loadCheckpoint(t.ds, 'never-saved')).toEqual(START);
     const cp = { txId: '123456789012', position: '42' };
-    await saveCheckpoint(ds, 'saved', cp);
-    expect(await loadCheckpoint(ds, 'saved')).toEqual(cp);
-    await saveCheckpoint(ds, 'saved', { txId: '123456789013', position: '43' });
-    expect(await loadCheckpoint(ds, 'saved')).toEqual({ txId: '123456789013', position: '43' });
+    await saveCheckpoint(t.ds, 'saved', cp);
+    expect(await loadCheckpoint(t.ds, 'saved')).toEqual(cp);
+    await saveCheckpoint(t.ds, 'saved', { txId: '123456789013', position: '43' });
+    expect(await loadCheckpoint(t.ds, 'saved')).toEqual({ txId: '123456789013', position: '43' });
   });
 });
