@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
 import { useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { createMatch, playToEnd } from './support/player';
@@ -73,4 +74,41 @@ describe('bismarck replay <matchId>', () => {
     expect(stdout.match(/trick +\d+:/g)).toHaveLength(48);
     expect(stdout).toMatch(/Finished: totals/);
   });
+});
+
+describe('bismarck replay <matchId>, a lobby match', () => {
+  it('names the players who joined, not the open seats of creation', async () => {
+    const created = (await t.http().post('/api/matches').send({ players: ['Host', null, null], options: { schedule: 'quick' } }).expect(201)).body;
+    await t.http().post(`/api/matches/${created.id}/seats/1/join`).send({ name: 'Bjørn' }).expect(201);
+    await t.http().post(`/api/matches/${created.id}/seats/2/join`).send({ name: 'Cecilia' }).expect(201);
+    const { stdout } = await run(process.execPath, [CLI, 'replay', created.id, '--url', url]);
+    expect(stdout).toMatch(/Bjørn takes seat 1/);
+    expect(stdout).toMatch(/Cecilia takes seat 2/);
+    expect(stdout).not.toMatch(/null \(\d\)/);
+  });
+});
+
+describe('bismarck rebuild --compare-only', () => {
+  const rebuild = async (): Promise<{ code: number; out: string }> => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, 'rebuild', '--compare-only'], { env: { ...process.env, DATABASE_URL: t.db.url } });
+      return { code: 0, out: stdout + stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, out: e.stdout + e.stderr };
+    }
+  };
+
+  it('exits 0 when the live tables equal the replay, and 1 when a row differs (leaving it as it is)', async () => {
+    const clean = await rebuild();
+    expect(clean).toMatchObject({ code: 0 });
+    expect(clean.out).toMatch(/compared only/);
+    const db = t.app.get(DataSource);
+    await db.query(`UPDATE match_list SET totals = '[1,2,3]' WHERE id = $1`, [matchId]);
+    const drifted = await rebuild();
+    expect(drifted.code).toBe(1);
+    expect(drifted.out).toMatch(/1 projection rows differ|2 projection rows differ/);
+    const [row] = await db.query(`SELECT totals FROM match_list WHERE id = $1`, [matchId]);
+    expect(row.totals).toEqual([1, 2, 3]);
+  }, 60_000);
 });

@@ -1,5 +1,9 @@
+import { DataSource } from 'typeorm';
+import { auditMatch } from '@bismarck/audit';
+import { EventStore } from '@bismarck/event-store';
+import { ProjectionRebuilder } from '@bismarck/projections';
 import { useTestApp } from './support/app';
-import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
+import { bearer, createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 
 const t = useTestApp();
 
@@ -85,5 +89,50 @@ describe('lobby tables: open seats, joins, waiting', () => {
       const res = await t.http().post('/api/matches').send({ players }).expect(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
     }
+  });
+
+  it('a lobby match played to the end audits clean, verifies offline, lists its players, and equals its rebuild', async () => {
+    const created = (await t.http().post('/api/matches').send({ players: ['Host', null, null], options: { schedule: 'quick' } }).expect(201)).body;
+    const joined = [];
+    for (const [seat, name] of [[2, 'Cecilia'], [1, 'Bjørn']] as const) {
+      joined[seat] = (await t.http().post(`/api/matches/${created.id}/seats/${seat}/join`).send({ name }).expect(201)).body;
+    }
+    const match: CreatedMatch = {
+      id: created.id,
+      version: joined[1].version,
+      firstDealer: created.firstDealer,
+      seats: [created.seats[0], { seat: 1, name: 'Bjørn', token: joined[1].token }, { seat: 2, name: 'Cecilia', token: joined[2].token }],
+    };
+    const listed = async () => (await t.http().get('/api/matches?limit=100').expect(200)).body.items.find((m: { id: string }) => m.id === created.id);
+    // Listed with its players as soon as they join, not only at creation.
+    expect((await listed()).players).toEqual(['Host', 'Bjørn', 'Cecilia']);
+    await playToEnd(t.http, match, seededPick(16));
+
+    const state = (await t.http().get(`/api/matches/${created.id}`).expect(200)).body;
+    expect(await listed()).toMatchObject({ status: 'finished', players: ['Host', 'Bjørn', 'Cecilia'], version: state.version, totals: state.totals });
+    const audit = (await t.http().get(`/api/matches/${created.id}/audit`).expect(200)).body;
+    expect(audit.checks.filter((c: { ok: boolean }) => !c.ok)).toEqual([]);
+    expect(audit).toMatchObject({ ok: true, firstFailure: null });
+    const exported = (await t.http().get(`/api/matches/${created.id}/export`).expect(200)).body;
+    expect(auditMatch(exported)).toMatchObject({ ok: true, seeded: false });
+
+    const db = t.app.get(DataSource);
+    const rebuilder = new ProjectionRebuilder(t.app.get(EventStore), db, (work) => db.transaction((m) => work(m)));
+    await rebuilder.rebuild();
+    const differences = await rebuilder.compare();
+    await rebuilder.dropRebuildTables();
+    for (const d of differences) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+  }, 120_000);
+
+  it('refuses open seats in a seeded match (400 SEED_WITH_OPEN_SEATS) and creates nothing', async () => {
+    const before = (await t.http().get('/api/matches?limit=100').expect(200)).body.items.length;
+    for (const players of [['Host', null, 'Guest'], [null, null, null]]) {
+      const res = await t.http().post('/api/matches').send({ players, seed: 'sandbox-1' }).expect(400);
+      expect(res.headers['content-type']).toMatch(/problem\+json/);
+      expect(res.body.code).toBe('SEED_WITH_OPEN_SEATS');
+    }
+    expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before);
+    // Three named seats with a seed are still a sandbox match.
+    await t.http().post('/api/matches').send({ players: ['A', 'B', 'C'], seed: 'sandbox-1' }).expect(201);
   });
 });

@@ -18,8 +18,14 @@ export async function rebuildCommand(options: { compareOnly?: boolean }): Promis
     const perSecond = stats.ms > 0 ? Math.round((stats.events / stats.ms) * 1000) : stats.events;
     console.log(`replayed ${stats.events} events of ${stats.matches} matches in ${stats.ms} ms (${perSecond} events/s)`);
     for (const d of differences) console.log(`  ${d.table.padEnd(12)} live-only rows ${d.onlyLive}, rebuilt-only rows ${d.onlyRebuilt}`);
+    const differing = differences.reduce((n, d) => n + d.onlyLive + d.onlyRebuilt, 0);
     console.log(options.compareOnly ? 'compared only: live tables untouched' : 'rebuilt tables are live');
     console.log(JSON.stringify({ ...stats, differences, swapped: !options.compareOnly }));
+    // A script or CI job must be able to notice drift: with --compare-only it is left in place.
+    if (options.compareOnly && differing > 0) {
+      console.error(`${differing} projection rows differ from the log's replay: run \`bismarck rebuild\` to repair them`);
+      process.exitCode = 1;
+    }
   } finally {
     await store.close();
     await dataSource.destroy();

@@ -27,8 +27,12 @@ export async function replayCommand(matchId: string, options: { url: string; tok
   for (const { type, data } of events) {
     switch (type) {
       case 'MatchCreated':
-        names = data.players;
+        names = data.players.map((n: string | null) => n ?? '(open)');
         console.log(`Match ${matchId}: ${names.map((n, s) => `${s} ${n}`).join(', ')}; ${data.options.schedule}, ${data.options.scoring}${data.seeded ? ', seeded' : ''}`);
+        break;
+      case 'SeatJoined':
+        names[data.seat] = data.name;
+        console.log(`  ${data.name} takes seat ${data.seat}`);
         break;
       case 'DeckCommitted':
         console.log(`\nDeal ${data.deal}: the server commits to deck ${data.commitment.slice(0, 16)}…`);

@@ -196,6 +196,8 @@ function commandOf(e: BismarckEvent, state: MatchState): Command | null {
   switch (e.type) {
     case 'MatchCreated':
       return { type: 'createMatch', ...e.data };
+    case 'SeatJoined':
+      return { type: 'joinSeat', seat: e.data.seat, name: e.data.name };
     case 'DealStarted':
       return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], ...(e.data.shuffle ? { shuffle: e.data.shuffle } : {}) };
     case 'ContractChosen':
