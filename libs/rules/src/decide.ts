@@ -85,6 +85,8 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
   if (!Array.isArray(players) || players.length !== 3 || !players.every((p) => p === null || isName(p)))
     refuse('VALIDATION_FAILED', 'players must be 3 non-empty names (null for an open seat)');
   if (!isSeat(firstDealer)) refuse('VALIDATION_FAILED', 'firstDealer must be 0, 1 or 2');
+  // The creator knows the seed, and the cut is public: a stranger's hand would be no secret to him.
+  if (seeded === true && players.includes(null)) refuse('SEED_WITH_OPEN_SEATS', 'a seeded match cannot have open seats: its creator could compute every hand');
   const options = resolveOptions(command.options ?? {});
   return [
     {

@@ -224,4 +224,6 @@ export type RuleErrorCode =
   /** A command to a match whose seats are not all taken yet (status `waiting`). */
   | 'MATCH_NOT_STARTED'
   /** joinSeat on a seat someone already holds. */
-  | 'SEAT_TAKEN';
+  | 'SEAT_TAKEN'
+  /** createMatch with a seed and an open seat: the creator could compute a stranger's hand. */
+  | 'SEED_WITH_OPEN_SEATS';

@@ -4,6 +4,7 @@ import { create, given, history } from './given';
 const lobby = (players: [string | null, string | null, string | null] = ['Ann', null, null], firstDealer: 0 | 1 | 2 = 0): Command => ({
   ...(create({}, firstDealer) as Extract<Command, { type: 'createMatch' }>),
   players,
+  seeded: false,
 });
 const join = (seat: 0 | 1 | 2, name: string): Command => ({ type: 'joinSeat', seat, name });
 const DECK = shuffleDeck('lobby-spec', 1);
@@ -22,6 +23,11 @@ describe('given no match', () => {
 
   it('refuses a blank name beside open seats', () => {
     given([]).when(lobby(['  ', null, null])).thenThrows('VALIDATION_FAILED');
+  });
+
+  it('refuses open seats in a seeded match: SEED_WITH_OPEN_SEATS (its creator could compute a stranger\'s hand)', () => {
+    given([]).when({ ...lobby(['Ann', null, 'Cyd']), seeded: true } as Command).thenThrows('SEED_WITH_OPEN_SEATS');
+    given([]).when({ ...lobby([null, null, null]), seeded: true } as Command).thenThrows('SEED_WITH_OPEN_SEATS');
   });
 
   it('refuses joinSeat: there is no such match', () => {

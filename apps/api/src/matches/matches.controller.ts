@@ -38,7 +38,7 @@ export class MatchesController {
       seeded: { summary: 'Reproducible deals (a test match)', value: { players: ['Astrid', 'Bjørn', 'Cecilia'], seed: 'club-night-42' } },
     },
   })
-  @ApiProblems('VALIDATION_FAILED')
+  @ApiProblems('VALIDATION_FAILED', 'SEED_WITH_OPEN_SEATS')
   create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
     return this.commands.create(body.players, body.options, body.seed);
   }

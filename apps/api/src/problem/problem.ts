@@ -3,6 +3,8 @@ import { HttpException } from '@nestjs/common';
 /** Stable machine-readable error codes (API.md), each with the status it leaves as. */
 export const PROBLEM_STATUS = {
   VALIDATION_FAILED: 400,
+  // A seeded (sandbox) match with an open seat: its creator could compute the stranger's hand.
+  SEED_WITH_OPEN_SEATS: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   MATCH_NOT_FOUND: 404,
@@ -41,6 +43,7 @@ export type ProblemCode = keyof typeof PROBLEM_STATUS;
 
 export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   VALIDATION_FAILED: 'The request is malformed',
+  SEED_WITH_OPEN_SEATS: 'A seeded match cannot have open seats',
   UNAUTHORIZED: 'A valid seat token is required',
   FORBIDDEN: 'This token does not act for this match',
   MATCH_NOT_FOUND: 'No such match',

@@ -63,7 +63,9 @@ export class CreateMatchDto {
 
   @ApiPropertyOptional({
     example: 'club-night-42',
-    description: 'Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair).',
+    description:
+      'Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair). ' +
+      'A seeded match takes no strangers: with an open seat it is refused (400 SEED_WITH_OPEN_SEATS).',
   })
   @IsOptional()
   @IsString()
