@@ -170,3 +170,20 @@ describe('the bad-input campaign', () => {
     await t.http().get('/health').expect(200);
   }, 240_000);
 });
+
+describe('the viewer\'s assets', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'viewer.html', '..%2Fviewer.controller.js', '.hidden', 'viewer.js.map'])(
+    'answers 404 problem+json for %s (no prototype lookup, no path from the request)',
+    async (name) => {
+      const res = await t.http().get(`/viewer/assets/${name}`).expect(404);
+      expect(res.headers['content-type']).toMatch(/problem\+json/);
+      expect(res.body.code).toBe('NOT_FOUND');
+    },
+  );
+
+  it('serves the page, its script and its style with their types', async () => {
+    expect((await t.http().get('/viewer/some-match').expect(200)).headers['content-type']).toMatch(/^text\/html/);
+    expect((await t.http().get('/viewer/assets/viewer.js').expect(200)).headers['content-type']).toMatch(/^text\/javascript/);
+    expect((await t.http().get('/viewer/assets/viewer.css').expect(200)).headers['content-type']).toMatch(/^text\/css/);
+  });
+});
