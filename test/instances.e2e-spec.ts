@@ -54,4 +54,26 @@ describe('two api instances on one database', () => {
     expect(viewA.body).toEqual(viewB.body);
     expect(viewA.body.version).toBe(log.length);
   }, 60_000);
+
+  it('a replay, an events page and the views on an instance whose fold is behind answer for the whole log', async () => {
+    const match = await createMatch(a.http, { seed: 'stale-replay' });
+    // B folds the match at its creation, then A moves it on.
+    await b.http().get(`/api/matches/${match.id}/replay?version=1`).expect(200);
+    const pick = seededPick(11);
+    for (let i = 0; i < 12; i++) await playOneAction(a.http, match, pick);
+    const version = (await a.http().get(`/api/matches/${match.id}`).expect(200)).body.version;
+    expect(version).toBeGreaterThan(6);
+
+    const replay = (await b.http().get(`/api/matches/${match.id}/replay?version=${version}`).expect(200)).body;
+    expect(replay).toMatchObject({ replayVersion: version, latestVersion: version });
+    const page = (await b.http().get(`/api/matches/${match.id}/events?after=0&limit=3`).expect(200)).body;
+    expect(page.version).toBe(version);
+    expect((await b.http().get(`/api/matches/${match.id}`).expect(200)).body.version).toBe(version);
+    const seat = match.seats[0];
+    const view = (await b.http().get(`/api/matches/${match.id}/view`).set('Authorization', `Bearer ${seat.token}`).expect(200)).body;
+    expect(view.version).toBe(version);
+    // Beyond the log is still refused, with the log's version in the message.
+    const beyond = (await b.http().get(`/api/matches/${match.id}/replay?version=${version + 1}`).expect(400)).body;
+    expect(beyond.detail).toContain(`at most ${version}`);
+  }, 60_000);
 });

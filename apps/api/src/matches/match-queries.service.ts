@@ -100,15 +100,15 @@ export class MatchQueries {
 
   /** The log, each event redacted for this caller as of now (a scored deal has no secrets left). */
   async events(id: string, viewer: Viewer, after: number, limit: number): Promise<EventPage> {
-    const current = await this.streams.load(id);
-    if (!current) throw notFound(id);
+    // Caught up with the log first (another instance may have appended), so that `version` is the
+    // log's and redaction uses the newest state: a deal scored by now has no secrets left.
+    const latest = await this.streams.load(id, true);
+    if (!latest) throw notFound(id);
     const stored = await this.store.readStream(id, { after, limit: limit + 1 });
-    // Fold once more if the log has moved past what this process knows, so redaction uses the newest state.
-    const latest = stored.length > 0 && stored[stored.length - 1].version > current.version ? await this.streams.load(id, true) : current;
     const page = stored.slice(0, limit);
     return {
-      events: page.map((e) => eventView(toDomainEvent(e), e.version, e.recordedAt, viewer, latest!.state)),
-      version: latest!.version,
+      events: page.map((e) => eventView(toDomainEvent(e), e.version, e.recordedAt, viewer, latest.state)),
+      version: latest.version,
       next: stored.length > limit ? page[page.length - 1].version : null,
     };
   }

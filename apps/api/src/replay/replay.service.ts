@@ -30,7 +30,8 @@ export class ReplayService {
   ) {}
 
   async replay(id: string, version: number, viewer: Viewer): Promise<ReplayView> {
-    const latest = await this.streams.load(id);
+    // Caught up with the log first: another instance may have appended what this one has not seen.
+    const latest = await this.streams.load(id, true);
     if (!latest) throw notFound(id);
     if (version > latest.version) {
       throw new ProblemException('VALIDATION_FAILED', `version must be at most ${latest.version}, the match's current version.`);
