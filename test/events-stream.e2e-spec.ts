@@ -140,11 +140,13 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     const other = await createApp({ databaseUrl: t.db.url, embedded: t.db.embedded, quiet: true, poolSize: 4 });
     try {
       const otherBase = await listenLocal(other);
+      // On a real server the second instance LISTENs before it serves (and before /health says ok):
+      // the first one's appends wake it through NOTIFY.
+      expect(other.get(EventStore).wakeups.listening).toBe(onRealServer);
+      expect((await fetch(`${otherBase}/health`)).status).toBe(200);
       const match = await quick();
       const streamed = collect(streamMatchEvents(otherBase, match.id, { reconnect: false }));
       await playOneAction(t.http, match);
-      // On a real server the second instance LISTENs: the first one's appends wake it through NOTIFY.
-      expect(other.get(EventStore).wakeups.listening).toBe(onRealServer);
       await playToEnd(t.http, match, seededPick(9));
       const state = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body;
       expect(versions(await streamed)).toEqual(range(1, state.version));

@@ -1,4 +1,6 @@
+import { EventStore } from '@bismarck/event-store';
 import { useTestApp } from './support/app';
+import { onRealServer } from './support/database';
 import { bearer, createMatch, playOneAction } from './support/player';
 
 const t = useTestApp();
@@ -48,6 +50,20 @@ describe('the OpenAPI document', () => {
 describe('operations', () => {
   it('/health checks the database', async () => {
     expect((await t.http().get('/health').expect(200)).body).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it(`/health is 503 while the LISTEN connection is down (${onRealServer ? 'a real server: it listens' : 'embedded: nothing to listen to'})`, async () => {
+    const wakeups = t.app.get(EventStore).wakeups;
+    expect(wakeups.listening).toBe(onRealServer);
+    const down = jest.spyOn(wakeups, 'listening', 'get').mockReturnValue(false);
+    try {
+      const res = await t.http().get('/health');
+      expect(res.status).toBe(onRealServer ? 503 : 200);
+      if (onRealServer) expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', detail: expect.stringMatching(/listening/) });
+    } finally {
+      down.mockRestore();
+    }
+    await t.http().get('/health').expect(200);
   });
 
   it('/metrics counts commands by type and outcome, with a latency histogram', async () => {

@@ -130,6 +130,7 @@ export class EventStore {
   /** Runs SQL on the DataSource's pool (pg directly when available: the hot path skips TypeORM). */
   readonly queryable: Queryable;
   private embedded: Promise<boolean> | undefined;
+  private listeningForOthers: Promise<unknown> | undefined;
   private readonly subscriptions = new Set<Subscription>();
   private readonly batcher: AppendBatcher | undefined;
 
@@ -298,6 +299,21 @@ export class EventStore {
     this.subscriptions.add(subscription);
     void subscription.done.finally(() => this.subscriptions.delete(subscription));
     return subscription;
+  }
+
+  /**
+   * Keeps the LISTEN connection up from now on, on a real server (appends by other processes then
+   * wake this one's subscriptions at once), and resolves once it listens. A no-op on the embedded
+   * database, where every append is this process's own.
+   */
+  async listenForOthers(): Promise<void> {
+    this.listeningForOthers ??= this.wakeups.add(() => undefined);
+    await this.listeningForOthers;
+  }
+
+  /** False only while a LISTEN connection this store needs is down (a real server): then other processes' appends are found by polling alone. */
+  async notificationsUp(): Promise<boolean> {
+    return this.wakeups.listening || (await this.listenConfig()) === undefined;
   }
 
   /** True on the embedded PGlite (one session: no cross-connection NOTIFY). */

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Logger, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -51,8 +51,13 @@ export class DatabaseModule {
   }
 }
 
-class EventStoreCloser implements OnApplicationShutdown {
+/** Opens the LISTEN connection before the app serves (so it never answers without hearing other instances), and closes the store last. */
+class EventStoreCloser implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(EventStore) private readonly store: EventStore) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.store.listenForOthers();
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();

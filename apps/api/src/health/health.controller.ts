@@ -1,22 +1,33 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
+import { EventStore } from '@bismarck/event-store';
 import { ProblemException } from '../problem/problem';
 
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly store: EventStore,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness and database check' })
+  @ApiOperation({
+    summary: 'Readiness: the database answers and, on a real server, this instance hears the others\' appends (LISTEN)',
+  })
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'up' } } } })
-  @ApiServiceUnavailableResponse({ description: 'The database does not answer (problem+json, code SERVICE_UNAVAILABLE).' })
+  @ApiServiceUnavailableResponse({
+    description: 'The database does not answer, or the LISTEN connection is down (problem+json, code SERVICE_UNAVAILABLE).',
+  })
   async check(): Promise<{ status: 'ok'; database: 'up' }> {
     try {
       await this.db.query('SELECT 1');
     } catch {
       throw new ProblemException('SERVICE_UNAVAILABLE', 'The database does not answer.');
+    }
+    if (!(await this.store.notificationsUp())) {
+      throw new ProblemException('SERVICE_UNAVAILABLE', 'Not yet listening for the events other instances append.');
     }
     return { status: 'ok', database: 'up' };
   }
