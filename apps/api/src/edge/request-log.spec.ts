@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { requestLog, type RequestLogger } from './request-log';
 
 interface Line {
@@ -73,6 +75,22 @@ describe('requestLog', () => {
     try {
       const res = await fetch(url, { headers: { 'x-request-id': 'x'.repeat(101) } });
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('writes the status and the client address through a pino logger with the standard serializers (as the app\'s is)', async () => {
+    const written: Record<string, any>[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (written.push(JSON.parse(String(chunk))), done()) });
+    const logger = pino({ level: 'info', serializers: { req: pino.stdSerializers.req, res: pino.stdSerializers.res } }, sink);
+    const { server, url } = await serve(logger);
+    try {
+      await fetch(`${url}/api/x?status=409`);
+      await settle();
+      expect(written).toHaveLength(1);
+      expect(written[0].res).toEqual({ statusCode: 409 });
+      expect(written[0].req).toMatchObject({ method: 'GET', url: '/api/x?status=409', remoteAddress: '127.0.0.1' });
     } finally {
       server.close();
     }

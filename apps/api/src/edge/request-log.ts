@@ -7,7 +7,10 @@ export interface RequestLogger {
   debug(fields: object, message: string): void;
   info(fields: object, message: string): void;
   error(fields: object, message: string): void;
+  child?(bindings: object, options: { serializers: Record<string, (value: unknown) => unknown> }): RequestLogger;
 }
+
+const asIs = (value: unknown): unknown => value;
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,100}$/;
 const QUIET_PATHS = new Set(['/health', '/metrics']);
@@ -25,6 +28,9 @@ export function requestLogLevel(status: number): 'debug' | 'info' | 'error' {
  * cannot reach the logs.
  */
 export function requestLog(logger: RequestLogger): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  // The line's `req` and `res` are plain already: the standard serializers expect Node's request and
+  // response and would log `statusCode: null` and no address.
+  const log = logger.child?.({}, { serializers: { req: asIs, res: asIs } }) ?? logger;
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
@@ -32,10 +38,10 @@ export function requestLog(logger: RequestLogger): (req: IncomingMessage, res: S
     const started = performance.now();
     res.once('finish', () => {
       const level = requestLogLevel(res.statusCode);
-      if (!logger.isLevelEnabled(level)) return;
+      if (!log.isLevelEnabled(level)) return;
       const path = (req.url ?? '').split('?', 1)[0];
       if (level === 'debug' && QUIET_PATHS.has(path)) return;
-      logger[level](
+      log[level](
         {
           req: { id, method: req.method, url: req.url, remoteAddress: req.socket.remoteAddress },
           res: { statusCode: res.statusCode },
