@@ -1,4 +1,4 @@
-import { resolveDatabaseUrl } from '@bismarck/database';
+import { DataDirectoryLockedError, resolveDatabaseUrl } from '@bismarck/database';
 import { createApp } from './bootstrap';
 import { appConfig } from './config/app.config';
 
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // Another process has the embedded database: the operator needs its message, not a stack.
+  console.error(error instanceof DataDirectoryLockedError ? error.message : error);
   process.exit(1);
 });

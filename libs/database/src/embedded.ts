@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { acquireDataDirLock } from './data-dir-lock';
 
 export interface EmbeddedPostgresOptions {
   /** A directory that survives restarts, or 'memory'. Default: env BISMARCK_DATA_DIR, else ./.data/pglite. */
@@ -68,30 +68,40 @@ const [pglitePath, socketPath, dataDir, port, maxConnections] = process.argv.sli
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const configured = options.dataDir ?? process.env.BISMARCK_DATA_DIR ?? DEFAULT_EMBEDDED_DATA_DIR;
   const dataDir = configured === 'memory' ? 'memory' : resolve(configured);
-  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
-  // Node's own resolution (not a bundler's or jest's): the child loads the CommonJS builds.
-  const nodeRequire = createRequire(__filename);
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      CHILD_SCRIPT,
-      nodeRequire.resolve('@electric-sql/pglite'),
-      nodeRequire.resolve('@electric-sql/pglite-socket'),
-      dataDir,
-      String(options.port ?? 0),
-      String(options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS),
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_OPTIONS: '' } },
-  );
-  const hostPort = await waitReady(child, options.startTimeoutMs ?? 60_000);
+  // Before the child opens the directory: a second process on it would serve its own diverging copy.
+  const lock = dataDir === 'memory' ? undefined : await acquireDataDirLock(dataDir);
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> | undefined;
+  let hostPort: string;
+  try {
+    // Node's own resolution (not a bundler's or jest's): the child loads the CommonJS builds.
+    const nodeRequire = createRequire(__filename);
+    child = spawn(
+      process.execPath,
+      [
+        '-e',
+        CHILD_SCRIPT,
+        nodeRequire.resolve('@electric-sql/pglite'),
+        nodeRequire.resolve('@electric-sql/pglite-socket'),
+        dataDir,
+        String(options.port ?? 0),
+        String(options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS),
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    exited = exitOf(child);
+    if (child.pid) lock?.setServerPid(child.pid);
+    hostPort = await waitReady(child, options.startTimeoutMs ?? 60_000);
+  } catch (err) {
+    // The directory is free only once the child is gone.
+    if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child?.pid) await exited;
+    lock?.release();
+    throw err;
+  }
   // Do not keep the app alive for the database's sake; the child follows the app when it exits.
   child.unref();
   child.channel?.unref();
-  const exited = new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) done();
-    else child.once('exit', () => done());
-  });
   let stopping: Promise<void> | undefined;
   return {
     url: `postgres://postgres@${hostPort}/postgres`,
@@ -105,10 +115,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         await exited;
         clearTimeout(timer);
+        lock?.release();
       })();
       return stopping;
     },
   };
+}
+
+function exitOf(child: ChildProcess): Promise<void> {
+  return new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) done();
+    else child.once('exit', () => done());
+  });
 }
 
 function waitReady(child: ChildProcess, timeoutMs: number): Promise<string> {

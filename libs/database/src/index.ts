@@ -5,6 +5,8 @@ export {
   DEFAULT_EMBEDDED_MAX_CONNECTIONS,
 } from './embedded';
 export type { EmbeddedPostgres, EmbeddedPostgresOptions, ResolvedDatabase } from './embedded';
+export { acquireDataDirLock, DataDirectoryLockedError, DATA_DIR_LOCK_FILE } from './data-dir-lock';
+export type { DataDirLock, DataDirLockHolder, DataDirLockOptions } from './data-dir-lock';
 export { postgresDataSourceOptions, MIGRATIONS_TABLE, DEFAULT_POOL_SIZE } from './data-source';
 export type { PostgresOptionsInput, MigrationClass } from './data-source';
 export { guardConnectionErrors, openDataSource } from './guard';

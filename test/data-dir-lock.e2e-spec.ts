@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createMatch } from './support/player';
+
+// The compiled service and command line, as `npm start` and `npm run bismarck` run them.
+const MAIN = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'main.js');
+const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+
+// Always on the embedded database (in a temp directory), with DATABASE_URL or without.
+let dataDir: string;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  for (const file of [MAIN, CLI]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (npm test does it first)`);
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'bismarck-lock-e2e-'));
+});
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function run(args: string[]): { proc: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', BISMARCK_DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  const proc = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  proc.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exit };
+}
+
+/** Starts the service and resolves with it and its base URL once it listens. */
+function startService(): Promise<{ proc: ChildProcess; url: string }> {
+  const { proc, output, exit } = run([MAIN]);
+  return new Promise((resolve, reject) => {
+    const onData = (): void => {
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(output());
+      if (m) resolve({ proc, url: m[1] });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    void exit.then((code) => reject(new Error(`service exited with ${code}: ${output()}`)));
+  });
+}
+
+/** Runs a process that must refuse: resolves with its exit code, output and how long it took. */
+async function refused(args: string[]): Promise<{ code: number | null; output: string; ms: number }> {
+  const started = Date.now();
+  const { output, exit } = run(args);
+  const code = await exit;
+  return { code, output: output(), ms: Date.now() - started };
+}
+
+describe('one process per embedded data directory', () => {
+  it('refuses a second server and the rebuild command while one serves, and is taken over after a crash', async () => {
+    const first = await startService();
+    const match = await createMatch(() => request(first.url));
+    const holder = `in use by process ${first.proc.pid} (`;
+
+    const second = await refused([MAIN]);
+    expect(second.code).not.toBe(0);
+    expect(second.ms).toBeLessThan(10_000);
+    expect(second.output).toContain(`embedded database directory ${dataDir} is ${holder}`);
+    expect(second.output).not.toContain('listening on');
+    expect(second.output).not.toMatch(/\n\s+at /); // a message, not a stack trace
+
+    await request(first.url).get(`/api/matches/${match.id}`).expect(200);
+
+    const rebuild = await refused([CLI, 'rebuild', '--compare-only']);
+    expect(rebuild.code).not.toBe(0);
+    expect(rebuild.output).toContain(`embedded database directory ${dataDir} is ${holder}`);
+    expect(rebuild.output).not.toContain('replayed');
+
+    const killed = new Promise((resolve) => first.proc.once('exit', resolve));
+    first.proc.kill('SIGKILL');
+    await killed;
+    const next = await startService();
+    await request(next.url).get(`/api/matches/${match.id}`).expect(200);
+  }, 120_000);
+});
