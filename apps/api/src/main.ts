@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const app = await createApp({ databaseUrl: database.url, embedded: database.embedded, poolSize: Number(process.env.DB_POOL_SIZE) || undefined });
   await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
   const { port } = app.getHttpServer().address() as { port: number };
-  const where = database.embedded ? `embedded PostgreSQL (${process.env.BISMARCK_DATA_DIR ?? './.data/pglite'})` : 'DATABASE_URL';
+  const where = database.embedded ? `embedded PostgreSQL (${database.dataDir})` : 'DATABASE_URL';
   console.log(`Bismarck api listening on http://localhost:${port} (docs at /docs), on ${where}`);
   let stopping = false;
   const stop = async (): Promise<void> => {

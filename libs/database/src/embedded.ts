@@ -160,6 +160,8 @@ export interface ResolvedDatabase {
   readonly url: string;
   /** True when no DATABASE_URL was set and an embedded PGlite was started. */
   readonly embedded: boolean;
+  /** The embedded database's absolute directory (or 'memory'); undefined for DATABASE_URL. */
+  readonly dataDir?: string;
   /** Stops the embedded database; a no-op for DATABASE_URL. */
   stop(): Promise<void>;
 }
@@ -172,5 +174,5 @@ export async function resolveDatabaseUrl(
   const url = env.DATABASE_URL?.trim();
   if (url) return { url, embedded: false, stop: async () => undefined };
   const embedded = await startEmbeddedPostgres(options);
-  return { url: embedded.url, embedded: true, stop: () => embedded.stop() };
+  return { url: embedded.url, embedded: true, dataDir: embedded.dataDir, stop: () => embedded.stop() };
 }
