@@ -35,6 +35,9 @@ const hostileString = fc.oneof(
     'AS; DELETE FROM seat_views',
     '🂡',
     'Ａ♠',
+    '\uD800',
+    'a\uDFFFb',
+    '\u0000',
     'AS ',
     ' as',
     'as',
@@ -136,7 +139,10 @@ describe('the bad-input campaign', () => {
         fc.oneof(
           fc.record({ players: fc.array(hostileString, { minLength: 0, maxLength: 5 }) }),
           fc.record({ players: fc.constant(['a', 'b', 'c']), options: fc.record({ schedule: value, scoring: value, mustTrump: value, jokers: value }, { requiredKeys: [] }) }),
-          fc.record({ players: fc.constant(['a', 'b', 'c']), seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer()) }),
+          fc.record({
+            players: fc.constant(['a', 'b', 'c']),
+            seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer(), fc.constantFrom('x\u0000', '\uD83D', 'a\uDC00')),
+          }),
           fc.record({ players: fc.constant(['a', 'b', 'c\u0000']) }),
           value,
         ),
@@ -185,5 +191,76 @@ describe('the viewer\'s assets', () => {
     expect((await t.http().get('/viewer/some-match').expect(200)).headers['content-type']).toMatch(/^text\/html/);
     expect((await t.http().get('/viewer/assets/viewer.js').expect(200)).headers['content-type']).toMatch(/^text\/javascript/);
     expect((await t.http().get('/viewer/assets/viewer.css').expect(200)).headers['content-type']).toMatch(/^text\/css/);
+  });
+});
+
+const cursorOf = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+// Each row once made PostgreSQL refuse a value and the service answer 500.
+describe('input that only the database used to refuse', () => {
+  const id = () => matches[0].id;
+
+  it.each([
+    ['a lone high surrogate in a name', { players: ['a\uD800', 'b', 'c'] }],
+    ['a lone low surrogate in a name', { players: ['a', '\uDFFF', 'c'] }],
+    ['a NUL byte in a seed', { players: ['a', 'b', 'c'], seed: 'club\u0000night' }],
+    ['a lone surrogate in a seed', { players: ['a', 'b', 'c'], seed: 'club\uD800' }],
+  ])('creating a match with %s: 400 VALIDATION_FAILED', async (_name, body) => {
+    const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(JSON.stringify(body)).expect(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('a lone surrogate in a joining name: 400 VALIDATION_FAILED', async () => {
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    const res = await t.http().post(`/api/matches/${table.id}/seats/1/join`).set('Content-Type', 'application/json').send('{"name":"x\\ud800"}');
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it.each([
+    ['get', 'audit'],
+    ['get', 'events'],
+    ['get', 'scorecard'],
+    ['get', 'view'],
+    ['get', 'replay?version=1'],
+    ['get', 'export'],
+    ['get', 'events/stream'],
+    ['post', 'deal'],
+    ['post', 'play'],
+    ['post', 'seats/1/join'],
+  ])('a NUL byte in the match id (%s …/%s): 404 MATCH_NOT_FOUND', async (method, path) => {
+    const req = method === 'get' ? t.http().get(`/api/matches/%00/${path}`) : t.http().post(`/api/matches/%00/${path}`).send(path === 'play' ? { card: 'AS' } : path === 'deal' ? {} : { name: 'A' });
+    const res = await req.set('Authorization', `Bearer ${matches[0].seats[0].token}`);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'MATCH_NOT_FOUND' });
+  });
+
+  it.each(['after=2147483648', 'after=99999999999', 'after=1e30'])('events?%s: 400 VALIDATION_FAILED', async (q) => {
+    const res = await t.http().get(`/api/matches/${id()}/events?${q}`);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it.each(['version=2147483648', 'version=1e30'])('replay?%s: 400 VALIDATION_FAILED', async (q) => {
+    const res = await t.http().get(`/api/matches/${id()}/replay?${q}`);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it.each(['1', '2020-02-30T00:00:00.000000Z', 'March 7', '+275760-09-13T00:00:00.000Z', '2026-01-01T00:00:00.000Z'])(
+    'a list cursor whose time is %j: 400 VALIDATION_FAILED',
+    async (time) => {
+      const res = await t.http().get(`/api/matches?cursor=${cursorOf([time, id()])}`);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    },
+  );
+
+  it('a cursor the list handed out still pages', async () => {
+    const first = (await t.http().get('/api/matches?limit=1').expect(200)).body;
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const next = (await t.http().get(`/api/matches?limit=1&cursor=${first.nextCursor}`).expect(200)).body;
+    expect(next.items[0].id).not.toBe(first.items[0].id);
+  });
+
+  it.each(['0x1', '%20', '1.0', '01', '1e0', '-0'])('joining seat %s: 400 VALIDATION_FAILED (only 0, 1 or 2)', async (seat) => {
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    const res = await t.http().post(`/api/matches/${table.id}/seats/${seat}/join`).send({ name: 'Eve' });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
   });
 });

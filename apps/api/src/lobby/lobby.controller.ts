@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../matches/api-docs';
+import { parseMatchId } from '../matches/match-id';
 import { JoinSeatDto, JoinSeatParamsDto, SeatJoinedDto } from './lobby.dto';
 import { LobbyService, type SeatJoined } from './lobby.service';
 
@@ -23,6 +24,6 @@ export class LobbyController {
   @ApiCreatedResponse({ type: SeatJoinedDto })
   @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'CONCURRENT_UPDATE', 'RATE_LIMITED')
   join(@Param() params: JoinSeatParamsDto, @Body() body: JoinSeatDto): Promise<SeatJoined> {
-    return this.lobby.join(params.id, params.seat, body.name);
+    return this.lobby.join(parseMatchId(params.id), params.seat, body.name);
   }
 }

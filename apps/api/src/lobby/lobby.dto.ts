@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsIn, IsString } from 'class-validator';
 import { IsPlayerName } from './seat-names.validator';
 
@@ -9,7 +9,8 @@ export class JoinSeatParamsDto {
   readonly id!: string;
 
   @ApiProperty({ type: Number, enum: [0, 1, 2], description: 'The open seat to take.' })
-  @Type(() => Number)
+  // Exactly one digit: Number() would read '0x1' as 1 and ' ' as 0.
+  @Transform(({ value }) => (typeof value === 'string' && /^[0-2]$/.test(value) ? Number(value) : value))
   @IsIn([0, 1, 2], { message: 'seat must be 0, 1 or 2' })
   readonly seat!: 0 | 1 | 2;
 }

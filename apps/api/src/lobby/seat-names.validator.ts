@@ -1,7 +1,10 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 
-/** No control characters in names: they would end up in logs and terminals. */
-export const PRINTABLE_NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
+/**
+ * No control characters in names (they would end up in logs and terminals), and no lone UTF-16
+ * surrogate (\p{Cs}): it is no character at all, and PostgreSQL refuses to store it.
+ */
+export const PRINTABLE_NAME = /^[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]+$/u;
 
 /** A player's name: 1 to 40 printable characters, not only spaces. */
 export const isPlayerName = (value: unknown): value is string =>

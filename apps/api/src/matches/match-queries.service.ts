@@ -4,6 +4,7 @@ import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { ProblemException } from '../problem/problem';
 import { eventView, type EventView } from './match-commands.service';
+import { parseMatchId } from './match-id';
 import { MatchStreams, toDomainEvent } from './match-streams.service';
 
 export interface Versioned<T> {
@@ -146,14 +147,27 @@ function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 }
 
+/** The `created_at` text of a list row (to_char above): UTC, microseconds. */
+const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+
+/**
+ * Only what encodeCursor makes: a time of exactly the list's format that names a real instant (no
+ * 2020-02-30, which JavaScript would roll over and PostgreSQL refuses), and a match id.
+ */
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string') && !Number.isNaN(Date.parse(value[0]))) {
-      return value as [string, string];
-    }
+    if (Array.isArray(value) && value.length === 2 && isCursorTime(value[0])) return [value[0], parseMatchId(value[1])];
   } catch {
     // fall through to the problem below
   }
   throw new ProblemException('VALIDATION_FAILED', 'cursor is not one this service handed out.');
+}
+
+function isCursorTime(value: unknown): value is string {
+  const m = typeof value === 'string' ? CURSOR_TIME.exec(value) : null;
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
+  const at = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  return year >= 1970 && at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
 }

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
+import { parseMatchId } from './match-id';
 import { SeatCredentials } from './seat-credentials.service';
 
 const SEAT_REQUIRED = 'bismarck:seatRequired';
@@ -25,7 +26,8 @@ export class SeatGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<WithViewer>();
-    const seat = await this.credentials.seatFor(String(req.params.id), req.headers.authorization);
+    // Guards run before pipes: the id's shape is checked here before it reaches SQL.
+    const seat = await this.credentials.seatFor(parseMatchId(req.params.id), req.headers.authorization);
     if (seat === null && this.reflector.get<boolean>(SEAT_REQUIRED, context.getHandler())) {
       throw new ProblemException('UNAUTHORIZED', 'This route acts for a seat: send "Authorization: Bearer <seat token>".');
     }

@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import { EventDto, SeatViewDto } from '../matches/dto/responses.dto';
 
 export class ReplayQueryDto {
-  @ApiProperty({ minimum: 1, example: 12, description: 'Show the state right after this event.' })
+  @ApiProperty({ minimum: 1, maximum: 2147483647, example: 12, description: 'Show the state right after this event.' })
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(2147483647)
   readonly version!: number;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { IsSeatNames } from '../../lobby/seat-names.validator';
 
 export class MatchOptionsDto {
@@ -70,5 +70,7 @@ export class CreateMatchDto {
   @IsOptional()
   @IsString()
   @Length(1, 128)
+  // Text PostgreSQL can store and a log can show: no control character, no lone UTF-16 surrogate.
+  @Matches(/^[^\p{Cc}\p{Cs}]+$/u, { message: 'seed must be printable text (no control characters, no lone UTF-16 surrogates)' })
   readonly seed?: string;
 }

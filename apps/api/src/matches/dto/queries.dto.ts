@@ -24,11 +24,13 @@ export class ListMatchesQueryDto {
 }
 
 export class EventsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Return events after this version.' })
+  @ApiPropertyOptional({ minimum: 0, maximum: 2147483647, default: 0, description: 'Return events after this version.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  // Versions are PostgreSQL integers: a larger number is refused here, not by the database.
+  @Max(2147483647)
   readonly after?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
