@@ -1,7 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RuleViolation } from '@bismarck/rules';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { problemBody, ProblemException, type ProblemBody, type ProblemCode } from './problem';
+
+/** Seconds a client should wait before sending a request again while the database is away. */
+const DATABASE_RETRY_AFTER_S = 2;
 
 const HTTP_STATUS_CODES: Record<number, ProblemCode> = {
   400: 'VALIDATION_FAILED',
@@ -26,8 +30,9 @@ export class ProblemFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const body = this.toProblem(exception);
     body.instance = req.originalUrl ?? req.url;
-    if (body.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    if (body.code === 'RATE_LIMITED' && typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
+    if (body.code === 'DATABASE_UNAVAILABLE') this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    else if (body.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
     res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
   }
 
@@ -35,6 +40,11 @@ export class ProblemFilter implements ExceptionFilter {
     if (exception instanceof ProblemException) return { ...(exception.getResponse() as ProblemBody) };
     if (exception instanceof RuleViolation) return problemBody(exception.code as ProblemCode, exception.message);
     if (exception instanceof HttpException) return this.fromHttpException(exception);
+    if (isDatabaseUnavailable(exception)) {
+      return problemBody('DATABASE_UNAVAILABLE', 'The database cannot be reached right now. Send the request again shortly: with the same Idempotency-Key a command that did reach the log is not applied twice.', {
+        retryAfter: DATABASE_RETRY_AFTER_S,
+      });
+    }
     // body-parser errors are plain errors carrying a status and a type.
     const e = exception as { status?: number; type?: string; message?: string };
     if (e && typeof e.status === 'number' && e.status < 500) {

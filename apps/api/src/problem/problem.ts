@@ -37,6 +37,8 @@ export const PROBLEM_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  // The database cannot be reached right now; the same request may succeed after Retry-After.
+  DATABASE_UNAVAILABLE: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -70,6 +72,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
+  DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',
 };
 
 export interface ProblemBody {
