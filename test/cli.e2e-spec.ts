@@ -60,6 +60,17 @@ describe('bismarck verify <file> (offline, no server, no database)', () => {
     expect(out).toMatch(/NOT verified: the first failing event is version \d+/);
   });
 
+  it('a truncated export (MatchFinished dropped) and a flipped seeded flag fail with exit 1', async () => {
+    const cut = JSON.parse(JSON.stringify(exported));
+    cut.events.splice(cut.events.length - 1);
+    const truncated = await verify(cut);
+    expect(truncated.code).toBe(1);
+    expect(truncated.out).toMatch(/without MatchFinished/);
+    const flipped = await verify({ ...exported, seeded: true });
+    expect(flipped.code).toBe(1);
+    expect(flipped.out).toMatch(/hashed MatchCreated says seeded=false/);
+  });
+
   it('a file that is not an export fails with exit 1', async () => {
     const { code, out } = await verify('{"hello":1}');
     expect(code).toBe(1);

@@ -47,6 +47,7 @@ describe('provably fair deals', () => {
     expect(audit.firstFailure).toBeNull();
     expect(audit.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
       ['chain', true],
+      ['complete', true],
       ['commitments', true],
       ['decks', true],
       ['rules', true],
@@ -81,6 +82,44 @@ describe('provably fair deals', () => {
     expect(report.ok).toBe(false);
     expect(report.firstFailure).toBe(reveal.version);
     expect(report.checks.find((c) => c.name === 'commitments')!.ok).toBe(false);
+  });
+
+  it('the online audit catches events deleted from the end of the log (the projection recorded the head)', async () => {
+    const victim = await createMatch(t.http, { options: { schedule: 'quick' } });
+    const pick = seededPick(5);
+    for (let i = 0; i < 12; i++) await playOneAction(t.http, victim, pick);
+    const db = t.app.get(DataSource);
+    const [{ v }] = await db.query('SELECT max(version)::int AS v FROM events WHERE stream_id = $1', [victim.id]);
+    // What an operator with DDL rights could do: the table refuses DELETE unless its trigger is off.
+    await db.query('ALTER TABLE events DISABLE TRIGGER USER');
+    try {
+      await db.query('DELETE FROM events WHERE stream_id = $1 AND version > $2', [victim.id, v - 2]);
+    } finally {
+      await db.query('ALTER TABLE events ENABLE TRIGGER USER');
+    }
+    const audit = (await t.http().get(`/api/matches/${victim.id}/audit`).expect(200)).body;
+    expect(audit.ok).toBe(false);
+    expect(audit.checks.find((c: { name: string }) => c.name === 'complete')).toMatchObject({ ok: false, failedAt: v - 1 });
+  });
+
+  it('catches a log cut short and a flipped seeded flag (the envelope is covered by no hash)', () => {
+    const copy = (): ExportedMatch => JSON.parse(JSON.stringify(exported));
+    // The last events dropped, MatchFinished among them: the chain of what is left is intact.
+    const cut = copy();
+    cut.events.splice(cut.events.length - 3);
+    expect(auditMatch(cut).checks.find((c) => c.name === 'chain')!.ok).toBe(true);
+    const complete = (report: ReturnType<typeof auditMatch>) => report.checks.find((c) => c.name === 'complete')!;
+    expect(auditMatch(cut, { finished: true }).ok).toBe(false);
+    expect(complete(auditMatch(cut, { finished: true }))).toMatchObject({ ok: false, failedAt: cut.events.length + 1 });
+    expect(complete(auditMatch(cut, { recordedVersion: exported.events.length }))).toMatchObject({ ok: false, failedAt: cut.events.length + 1 });
+    expect(auditMatch(exported, { finished: true, recordedVersion: exported.events.length }).ok).toBe(true);
+
+    const flipped = copy();
+    flipped.seeded = true;
+    const report = auditMatch(flipped);
+    expect(report).toMatchObject({ ok: false, seeded: false, firstFailure: 1 });
+    // The commitment and deck checks still ran (seeded comes from the hashed MatchCreated).
+    expect(report.checks.find((c) => c.name === 'decks')!.detail).toMatch(/re-derived/);
   });
 
   it('audits a whole modern match clean (every contract chosen, each seat forehand 4 times)', async () => {

@@ -14,7 +14,8 @@ export function verifyCommand(file: string): void {
     console.error(`${file} is not a ${EXPORT_FORMAT} document`);
     process.exit(1);
   }
-  const report = auditMatch(doc);
+  // An export is made of a finished match only: one that does not end in MatchFinished is cut short.
+  const report = auditMatch(doc, { finished: true });
   console.log(`match ${report.matchId}: ${report.version} events, ${report.scoredDeals.length} deals scored${report.seeded ? ' (seeded: NOT provably fair)' : ''}`);
   for (const check of report.checks) console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name.padEnd(12)} ${check.detail}`);
   if (!report.seeded) console.log(`  provably fair deals: ${report.provablyFairDeals.join(', ') || 'none (no deal was cut by a seat)'}`);

@@ -25,7 +25,7 @@ export interface ExportedMatch {
 }
 
 export interface AuditCheck {
-  name: 'chain' | 'commitments' | 'decks' | 'rules' | 'scores';
+  name: 'chain' | 'complete' | 'commitments' | 'decks' | 'rules' | 'scores';
   ok: boolean;
   /** What was checked, or what failed. Never a card that is still secret. */
   detail: string;
@@ -33,10 +33,19 @@ export interface AuditCheck {
   failedAt: number | null;
 }
 
+/** What the log is checked against, beyond itself. */
+export interface AuditExpectations {
+  /** The log must be a whole finished match (an export): it ends in MatchFinished. */
+  finished?: boolean;
+  /** The version the service recorded for the match elsewhere (its projection): the log must reach it. */
+  recordedVersion?: number;
+}
+
 export interface AuditReport {
   ok: boolean;
   matchId: string;
   version: number;
+  /** From the hashed MatchCreated, never from the document's envelope. */
   seeded: boolean;
   /** Deals whose deck provably neither the server nor a seat alone chose (committed seed, seat's cut, revealed). */
   provablyFairDeals: number[];
@@ -69,11 +78,14 @@ const asEvent = (e: ExportedEvent): BismarckEvent => ({ type: e.type, data: e.da
  * every deck re-derived and compared with the cards dealt, every decision replayed through the rules,
  * and the scores recomputed. Pure: the same function runs in the service and offline (`verify`).
  */
-export function auditMatch(doc: ExportedMatch): AuditReport {
-  const events = doc.events;
+export function auditMatch(exported: ExportedMatch, expect: AuditExpectations = {}): AuditReport {
+  const events = exported.events;
+  // The envelope's `seeded` is covered by no hash: a flipped flag must not switch checks off.
+  const doc = { ...exported, seeded: hashedSeeded(events) };
   const scoredDeals = events.filter((e) => e.type === 'DealScored').map((e) => (e.data as E<'DealScored'>['data']).deal);
   const checks = [
     checkChain(doc),
+    checkComplete(exported, doc.seeded, expect),
     checkCommitments(doc, new Set(scoredDeals)),
     checkDecks(doc, new Set(scoredDeals)),
     checkRules(events),
@@ -109,6 +121,30 @@ function checkChain(doc: ExportedMatch): AuditCheck {
     previous = e.hash;
   }
   return pass('chain', `${doc.events.length} events, versions 1..${doc.events.length}, every hash covers its predecessor`);
+}
+
+/** The `seeded` flag of the hashed MatchCreated (a log without one is the chain and rules checks' finding). */
+function hashedSeeded(events: ExportedEvent[]): boolean {
+  return events[0]?.type === 'MatchCreated' && (events[0].data as { seeded?: unknown }).seeded === true;
+}
+
+/** The log is whole: nothing cut off its end, and the envelope says what the hashed events say. */
+function checkComplete(exported: ExportedMatch, seeded: boolean, expect: AuditExpectations): AuditCheck {
+  const events = exported.events;
+  const last = events.at(-1);
+  if (exported.seeded !== undefined && exported.seeded !== seeded) {
+    return fail('complete', 1, `the document says seeded=${exported.seeded}, but the hashed MatchCreated says seeded=${seeded}`);
+  }
+  const finishedAt = events.findIndex((e) => e.type === 'MatchFinished');
+  if (finishedAt >= 0 && finishedAt !== events.length - 1) return fail('complete', finishedAt + 2, 'events follow MatchFinished');
+  if (expect.finished && last?.type !== 'MatchFinished') {
+    return fail('complete', events.length + 1, `the log ends at version ${events.length} without MatchFinished: a finished match's log is cut short`);
+  }
+  if (expect.recordedVersion !== undefined && expect.recordedVersion > events.length) {
+    return fail('complete', events.length + 1, `the service recorded version ${expect.recordedVersion}, but the log holds ${events.length} events: its end is missing`);
+  }
+  const end = last?.type === 'MatchFinished' ? 'ends in MatchFinished' : `reaches the recorded version ${expect.recordedVersion ?? events.length}`;
+  return pass('complete', `the log ${end}; the seeded flag is the hashed one (${seeded})`);
 }
 
 function checkCommitments(doc: ExportedMatch, scored: Set<number>): AuditCheck {

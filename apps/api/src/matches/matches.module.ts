@@ -12,6 +12,6 @@ import { SeatGuard } from './seat.guard';
 @Module({
   controllers: [MatchesController, CommandsController],
   providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
-  exports: [MatchWriter, MatchStreams, MatchCommands, SeatCredentials, SeatGuard, DealingService],
+  exports: [MatchWriter, MatchStreams, MatchCommands, MatchQueries, SeatCredentials, SeatGuard, DealingService],
 })
 export class MatchesModule {}

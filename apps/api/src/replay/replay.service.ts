@@ -3,6 +3,7 @@ import { auditMatch, exportOf, type AuditReport, type ExportedMatch } from '@bis
 import { EventStore } from '@bismarck/event-store';
 import { evolve, initialState, isDealRevealed, publicView, seatOwn, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
+import { MatchQueries } from '../matches/match-queries.service';
 import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
 
 export interface ReplayView {
@@ -27,6 +28,7 @@ export class ReplayService {
   constructor(
     private readonly store: EventStore,
     private readonly streams: MatchStreams,
+    private readonly queries: MatchQueries,
   ) {}
 
   async replay(id: string, version: number, viewer: Viewer): Promise<ReplayView> {
@@ -48,7 +50,9 @@ export class ReplayService {
 
   async audit(id: string): Promise<AuditResult> {
     const doc = await this.exportDocument(id);
-    const report = auditMatch(doc);
+    // The version the projection recorded in the last append's transaction: a log cut short no longer reaches it.
+    const recorded = await this.queries.publicState(id);
+    const report = auditMatch(doc, { recordedVersion: recorded.version });
     const chain = await this.store.verifyStream(id);
     return { ...report, ok: report.ok && chain.ok, databaseChain: { ok: chain.ok, brokenAt: chain.brokenAt } };
   }
