@@ -1,13 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
+import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { AdminModule } from './admin/admin.module';
-import { appConfig, type AppConfig } from './config/app.config';
+import { appConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { LobbyModule } from './lobby/lobby.module';
+import { LoggerModule } from './logger/logger.module';
 import { edgeConfig } from './config/edge.config';
 import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -31,19 +31,9 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, edgeConfig] }),
-        LoggerModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
-            pinoHttp: {
-              level: options.logLevel ?? config.get<AppConfig>('app')!.logLevel,
-              // Tokens never reach the logs.
-              redact: ['req.headers.authorization', 'req.headers.cookie'],
-            },
-            // Nest's own logs go through pino; request lines come from edge/request-log.ts, which is
-            // cheaper than pino-http's per-request child logger and AsyncLocalStorage (docs/performance.md).
-            forRoutes: [],
-          }),
-        }),
+        // Nest's own logs go through pino; request lines come from edge/request-log.ts, which is
+        // cheaper than pino-http's per-request child logger and AsyncLocalStorage (docs/performance.md).
+        LoggerModule.forRoot({ level: options.logLevel }),
         DatabaseModule.forRoot({ url: options.databaseUrl, embedded: options.embedded, poolSize: options.poolSize }),
         MetricsModule,
         HealthModule,

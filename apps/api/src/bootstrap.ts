@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { ValidationError } from 'class-validator';
 import type { NextFunction, Request, Response } from 'express';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import type { Logger as Pino } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig } from './config/app.config';
@@ -13,6 +13,7 @@ import { readEdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
 import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
+import { PINO, PinoNestLogger } from './logger/logger.module';
 import { ProblemException } from './problem/problem';
 import { ProblemFilter } from './problem/problem.filter';
 
@@ -28,10 +29,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
     bodyParser: false,
     logger: options.quiet ? false : undefined,
   });
-  if (!options.quiet) app.useLogger(app.get(Logger));
+  if (!options.quiet) app.useLogger(app.get(PinoNestLogger));
   const config = appConfig();
   app.disable('x-powered-by');
-  app.use(requestLog((await app.resolve(PinoLogger)).logger));
+  app.use(requestLog(app.get<symbol, Pino>(PINO)));
   applyEdge(app, readEdgeConfig());
   app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
   app.useGlobalPipes(
