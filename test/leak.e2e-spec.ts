@@ -4,9 +4,9 @@ import { useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
-// The leak test: over many random matches, everything each seat and a spectator can receive (views,
-// public state, match list, events, replays, the live stream, command answers and errors) is
-// searched for any card that is secret from that caller at that moment.
+// The leak test: over many random matches, lobby tables among them, everything each seat and a
+// spectator can receive (views, public state, match list, events, replays, the live stream, command
+// answers and errors) is searched for any card that is secret from that caller at that moment.
 const t = useTestApp();
 let base: string;
 beforeAll(async () => {
@@ -110,15 +110,36 @@ async function everythingSeenBy(m: CreatedMatch, viewer: Viewer, version: number
   return seen;
 }
 
+type Players = (string | null)[];
+const NAMED: Players = ['Astrid', 'Bjørn', 'Cecilia'];
+
+/**
+ * A lobby table: created with open seats (null), which strangers then join in a random order. The
+ * seats are listed by seat number, as for a match created with three names.
+ */
+async function openTable(players: Players, options: object, pick: (xs: any[]) => any): Promise<CreatedMatch> {
+  const created = (await t.http().post('/api/matches').send({ players, options }).expect(201)).body;
+  const seats: CreatedMatch['seats'] = [...created.seats];
+  const open = [0, 1, 2].filter((s) => players[s] === null);
+  while (open.length > 0) {
+    const seat = open.splice(open.indexOf(pick(open)), 1)[0];
+    const joined = (await t.http().post(`/api/matches/${created.id}/seats/${seat}/join`).send({ name: `Stranger ${seat}` }).expect(201)).body;
+    seats.push({ seat, name: joined.name, token: joined.token });
+  }
+  return { ...created, seats: seats.sort((a, b) => a.seat - b.seat) };
+}
+
 describe('no card ever reaches a caller who may not see it', () => {
-  it.each([
-    ['quick, blind', { schedule: 'quick' }],
-    ['modern, informed', { contractChoice: 'informed' }],
-    ['traditional, blind fourth round', { schedule: 'traditional', fourthRound: 'freeTrumpBlind' }],
-    ['modern, redeal on an early lead', { leadBeforeDiscard: 'redeal' }],
-  ])('%s', async (_name, options) => {
-    const m = await createMatch(t.http, { options });
+  it.each<[string, object, Players]>([
+    ['quick, blind', { schedule: 'quick' }, NAMED],
+    ['modern, informed', { contractChoice: 'informed' }, NAMED],
+    ['traditional, blind fourth round', { schedule: 'traditional', fourthRound: 'freeTrumpBlind' }, NAMED],
+    ['modern, redeal on an early lead', { leadBeforeDiscard: 'redeal' }, NAMED],
+    ['quick lobby table, two seats open', { schedule: 'quick' }, ['Astrid', null, null]],
+    ['modern informed lobby table, every seat open', { contractChoice: 'informed' }, [null, null, null]],
+  ])('%s', async (_name, options, players) => {
     const pick = seededPick(11);
+    const m = players.includes(null) ? await openTable(players, options, pick) : await createMatch(t.http, { options });
     let checks = 0;
     let commandAnswers = 0;
     for (let step = 0; step < 90; step++) {

@@ -1,8 +1,11 @@
 // `npm run test:chaos`: two api processes on one PostgreSQL database, many matches played at once by
 // simple bots through both, with client retries (same Idempotency-Key), duplicate and parallel sends,
 // one api process killed with SIGKILL mid-run and restarted, and the database connections cut once.
-// Afterwards it checks that nothing was lost, duplicated or reordered, and prints a JSON summary last.
-// Bounded: it gives up (and fails) after CHAOS_DEADLINE_MS. Traffic goes to 127.0.0.1 only.
+// Some of the matches are lobby tables whose open seats the bots join. Afterwards it checks that
+// nothing was lost, duplicated or reordered. Then a second phase runs CHAOS_JOURNEYS property-based
+// journeys (test/support/journey.ts: in-process apps on a database of their own, every promise checked
+// after each). It prints a JSON summary last. Bounded: it gives up (and fails) after CHAOS_DEADLINE_MS
+// (the journeys after CHAOS_JOURNEYS_MS more). Traffic goes to 127.0.0.1 only.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -12,12 +15,17 @@ import { openDataSource, postgresDataSourceOptions } from '@bismarck/database';
 import { EventStore } from '@bismarck/event-store';
 import { ProjectionRebuilder } from '@bismarck/projections';
 import { fold, scorecard, type BismarckEvent } from '@bismarck/rules';
+import { formatReport, runJourneys, type JourneyReport } from '../support/journey';
 
 const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'src', 'main.js');
 const MATCHES = Number(process.env.CHAOS_MATCHES ?? 54);
 const MODERN_EVERY = Number(process.env.CHAOS_MODERN_EVERY ?? 9); // every 9th match is a 12-deal match, the rest quick
 const DEADLINE_MS = Number(process.env.CHAOS_DEADLINE_MS ?? 300_000);
 const REQUEST_TIMEOUT_MS = 30_000;
+const LOBBY_EVERY = Number(process.env.CHAOS_LOBBY_EVERY ?? 4); // every 4th match is a lobby table the bots join
+const JOURNEYS = Number(process.env.CHAOS_JOURNEYS ?? 30);
+const JOURNEYS_MS = Number(process.env.CHAOS_JOURNEYS_MS ?? 300_000);
+const JOURNEY_SEED = process.env.CHAOS_JOURNEY_SEED ? Number(process.env.CHAOS_JOURNEY_SEED) : undefined;
 
 const counts = {
   commandsSent: 0,
@@ -37,6 +45,8 @@ const counts = {
   dbCuts: 0,
   /** An api process that died without being killed: a crash, reported as a problem (and restarted). */
   unexpectedExits: 0,
+  lobbyMatches: 0,
+  seatsJoined: 0,
 };
 
 // ---- the database and the two api processes -------------------------------------------------
@@ -263,6 +273,51 @@ function record(match: Match, answer: Answer): void {
   } else if (answer.status >= 400 && answer.status < 500) counts.refused++;
 }
 
+// ---- creating the matches ---------------------------------------------------------------------
+
+/** Which seats of match i are open: none for most, else one of a few lobby tables. */
+function openSeatsOf(i: number): boolean[] {
+  if (LOBBY_EVERY <= 0 || i % LOBBY_EVERY !== 1) return [false, false, false];
+  return [
+    [false, true, true],
+    [true, false, true],
+    [true, true, true],
+    [true, false, false],
+  ][Math.floor(i / LOBBY_EVERY) % 4];
+}
+
+async function createMatch(i: number, deadline: number): Promise<Match> {
+  const open = openSeatsOf(i);
+  const names = [`bot-${i}-a`, `bot-${i}-b`, `bot-${i}-c`];
+  const created = await withRetries(
+    () =>
+      request('POST', '/api/matches', undefined, {
+        players: names.map((name, seat) => (open[seat] ? null : name)),
+        options: { schedule: i % MODERN_EVERY === 0 ? 'modern' : 'quick', leadBeforeDiscard: i % 2 ? 'reject' : 'redeal' },
+      }),
+    deadline,
+  );
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+  const tokens: string[] = [];
+  for (const s of created.body.seats as { seat: number; token: string }[]) tokens[s.seat] = s.token;
+  const match: Match = { id: created.body.id, tokens, acknowledged: new Map([[1, 'MatchCreated']]) };
+  if (open.some(Boolean)) {
+    counts.lobbyMatches++;
+    // The bots take the open seats in a random order.
+    const seats = [0, 1, 2].filter((s) => open[s]).sort(() => Math.random() - 0.5);
+    for (const seat of seats) match.tokens[seat] = await joinSeat(match.id, seat, names[seat], deadline);
+  }
+  return match;
+}
+
+/** A join is not idempotent: a retry after a join that went through finds the seat taken, and its token is gone. */
+async function joinSeat(id: string, seat: number, name: string, deadline: number): Promise<string> {
+  const joined = await withRetries(() => request('POST', `/api/matches/${id}/seats/${seat}/join`, undefined, { name }), deadline);
+  if (joined.status !== 201) throw new Error(`join of seat ${seat} of ${id}: ${joined.status} ${JSON.stringify(joined.body)}`);
+  counts.seatsJoined++;
+  return joined.body.token;
+}
+
 // ---- faults -----------------------------------------------------------------------------------
 
 async function cutDatabaseConnections(serverUrl: string, database: string): Promise<number> {
@@ -335,6 +390,32 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
+// ---- the journeys ------------------------------------------------------------------------------
+
+/**
+ * Property-based journeys (test/support/journey.ts), more and longer than the jest spec runs: a
+ * broken promise is a problem. Their own database on the same server; the apps run in this process.
+ */
+async function journeysPhase(problems: string[]): Promise<(Omit<JourneyReport, 'counterexample'> & { counterexample: string | null }) | null> {
+  if (JOURNEYS <= 0) return null;
+  try {
+    const report = await runJourneys({
+      numRuns: JOURNEYS,
+      seed: JOURNEY_SEED,
+      timeLimitMs: JOURNEYS_MS,
+      // Some traditional and modern matches too, played to the end.
+      longSchedules: 1,
+      longMatchActions: null,
+      log: process.env.CHAOS_VERBOSE ? (line) => console.error(line) : undefined,
+    });
+    if (!report.ok) problems.push(`journeys: ${formatReport(report)}`);
+    return { ...report, counterexample: report.counterexample?.described ?? null };
+  } catch (error) {
+    problems.push(`journeys could not run: ${(error as Error).stack ?? error}`);
+    return null;
+  }
+}
+
 // ---- the run ----------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -353,18 +434,7 @@ async function main(): Promise<void> {
     await apis[0].start(); // migrates
     await apis[1].start();
     const matches: Match[] = [];
-    for (let i = 0; i < MATCHES; i++) {
-      const created = await withRetries(
-        () =>
-          request('POST', '/api/matches', undefined, {
-            players: [`bot-${i}-a`, `bot-${i}-b`, `bot-${i}-c`],
-            options: { schedule: i % MODERN_EVERY === 0 ? 'modern' : 'quick', leadBeforeDiscard: i % 2 ? 'reject' : 'redeal' },
-          }),
-        deadline,
-      );
-      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
-      matches.push({ id: created.body.id, tokens: created.body.seats.map((s: { token: string }) => s.token), acknowledged: new Map([[1, 'MatchCreated']]) });
-    }
+    for (let i = 0; i < MATCHES; i++) matches.push(await createMatch(i, deadline));
     const total = () => matches.reduce((n, m) => n + m.acknowledged.size, 0);
     // About 170 events make a quick match and 660 a modern one: faults strike at 25% and 55% of the run.
     const modern = matches.filter((_, i) => i % MODERN_EVERY === 0).length;
@@ -394,8 +464,17 @@ async function main(): Promise<void> {
     if (problems.length && process.env.CHAOS_KEEP_DB) console.error(`kept database ${dbName}`);
     else await db.drop().catch(() => undefined);
   }
-  const summary = { ok: problems.length === 0, durationMs: Date.now() - started, matches: MATCHES, ...counts, problems: problems.slice(0, 20) };
-  console.log(`chaos: ${MATCHES} matches through 2 api processes; ${counts.commandsSent} commands sent (${counts.retried} retries, ${counts.duplicatesSent} duplicates), ${counts.refused} refused, ${counts.eventsAppended} events, ${counts.matchesFinished} finished, ${counts.eventsLost} lost`);
+  const journeys = await journeysPhase(problems);
+  const summary = {
+    ok: problems.length === 0,
+    durationMs: Date.now() - started,
+    matches: MATCHES,
+    ...counts,
+    journeys,
+    problems: problems.slice(0, 20),
+  };
+  console.log(`chaos: ${MATCHES} matches (${counts.lobbyMatches} lobby tables) through 2 api processes; ${counts.commandsSent} commands sent (${counts.retried} retries, ${counts.duplicatesSent} duplicates), ${counts.refused} refused, ${counts.eventsAppended} events, ${counts.matchesFinished} finished, ${counts.eventsLost} lost`);
+  if (journeys) console.log(`chaos: ${journeys.counts.journeys} journeys (${journeys.counts.failedJourneys} broke a promise), ${journeys.counts.matches} matches, ${journeys.counts.actions} actions`);
   for (const p of problems.slice(0, 20)) console.log(`  problem: ${p}`);
   console.log(JSON.stringify(summary));
   process.exit(summary.ok ? 0 : 1);

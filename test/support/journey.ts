@@ -1,0 +1,1083 @@
+// Property-based journeys through the HTTP API, where features meet: lobby tables and seeds, every
+// option, cuts, retries with and without an Idempotency-Key, stale If-Match, a restart of the api and
+// a second api instance on the same database, matches left unfinished. fast-check generates a whole
+// journey (one to three matches); after it, every promise is checked for every match at once.
+//
+// No jest in here: `test/journey.e2e-spec.ts` and `test/chaos/chaos.ts` both run `runJourneys`, and
+// a broken promise is an Error whose message names it. The spec asserts on the report.
+import fc from 'fast-check';
+import request from 'supertest';
+import type { Test } from 'supertest';
+import type { DataSource } from 'typeorm';
+import { auditMatch, EXPORT_FORMAT, type ExportedMatch } from '@bismarck/audit';
+import { EventStore } from '@bismarck/event-store';
+import { PROJECTION_TABLES, ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
+import { evolve, initialState, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
+import { startTestApp, type TestApp } from './app';
+import { createTestDatabase, openDataSource, type TestDatabase } from './database';
+import { seededPick } from './player';
+import { listenLocal } from './server';
+
+// ---- the plan of a journey (what fast-check generates and shrinks) ---------------------------------
+
+const SEATS: Seat[] = [0, 1, 2];
+const VIEWERS: Viewer[] = [0, 1, 2, 'spectator'];
+const PEEKS = ['view', 'state', 'events', 'replay', 'scorecard', 'list', 'audit'] as const;
+type Peek = (typeof PEEKS)[number];
+
+/** One match of a journey, its fields in the order they shrink. */
+export interface MatchPlan {
+  /** Play to the end, or leave the match after `stopAfter` actions. */
+  finish: boolean;
+  stopAfter: number;
+  /** Seats created open (`null`): a lobby table, the open seats joined in `joinOrder`. */
+  open: [boolean, boolean, boolean];
+  seed: string | null;
+  joinOrder: Seat[];
+  options: Partial<MatchOptions>;
+  /** Whether the cutter cuts before the n-th deal command (redeals count). */
+  cuts: boolean[];
+  /** Before the table is full, a seated player tries to deal (MATCH_NOT_STARTED). */
+  commandWhileWaiting: boolean;
+  /** After the joins, a stranger tries to take a taken seat (SEAT_TAKEN). */
+  joinTakenSeat: boolean;
+}
+
+/** Something that happens around one action of one match. */
+export type Twist =
+  | { kind: 'sameKey' } // the action is resent with its Idempotency-Key: the first answer again
+  | { kind: 'plainResend' } // the accepted action is resent with no key: refused
+  | { kind: 'staleIfMatch' } // the accepted action is resent with If-Match of the version before: 412
+  | { kind: 'freshIfMatch' } // the action carries If-Match of the version its view showed: accepted
+  | { kind: 'outOfTurn'; seat: Seat } // another seat acts first: refused
+  | { kind: 'leadBeforeDiscard' } // forehand leads before laying away: refused, or the deal is void
+  | { kind: 'peek'; viewer: Viewer; what: Peek; back: number }; // someone looks
+
+export interface JourneyPlan {
+  matches: MatchPlan[];
+  /** Seeds the legal choices and the order in which the matches move. */
+  pickSeed: number;
+  /** `match` is taken modulo the number of matches; `action` counts that match's actions from 0. */
+  twists: { match: number; action: number; twist: Twist }[];
+  /** Before this step (all matches counted), the api is closed and a new one started on the database. */
+  restartAt: number | null;
+  /** From step `from`, a second api instance on the same database takes every other request, for `steps` steps. */
+  secondInstance: { from: number; steps: number } | null;
+}
+
+export interface JourneyArbitraryOptions {
+  /** Weight of the traditional and modern schedules against quick's 10 (0: quick only). */
+  longSchedules?: number;
+  /** A long match stops after this many actions (keeps journeys short); null: plays them out. */
+  longMatchActions?: number | null;
+}
+
+const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]): fc.Arbitrary<T> =>
+  fc.oneof(...choices.filter(([w]) => w > 0).map(([weight, arbitrary]) => ({ weight, arbitrary })));
+
+const withoutUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/** Any option set; quick mostly, and a fourth round only where the rules allow it (traditional). */
+const optionsArbitrary = (longSchedules: number): fc.Arbitrary<Partial<MatchOptions>> => {
+  const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+  return fc
+    .record({
+      schedule: weighted<MatchOptions['schedule']>([10, fc.constant('quick')], [longSchedules, fc.constantFrom('traditional', 'modern')]),
+      scoring: maybe(fc.constantFrom('zeroSum', 'overOnly')),
+      contractChoice: maybe(fc.constantFrom('blind', 'informed')),
+      spadesInFreeTrump: maybe(fc.boolean()),
+      mustTrump: maybe(fc.boolean()),
+      leadBeforeDiscard: maybe(fc.constantFrom('reject', 'redeal')),
+      fourthRound: maybe(fc.constantFrom('none', 'freeTrump', 'freeTrumpBlind')),
+    })
+    .map((o) => withoutUndefined({ ...o, fourthRound: o.schedule === 'traditional' ? o.fourthRound : undefined }) as Partial<MatchOptions>);
+};
+
+const PERMUTATIONS: Seat[][] = [
+  [0, 1, 2],
+  [0, 2, 1],
+  [1, 0, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [2, 1, 0],
+];
+
+const matchArbitrary = (o: Required<JourneyArbitraryOptions>): fc.Arbitrary<MatchPlan> =>
+  fc
+    .record({
+      // Fields shrink in this order: a short unfinished match first (the quickest journeys to replay).
+      // Four in five play to the end.
+      finish: fc.nat(9).map((n) => n >= 2),
+      stopAfter: fc.nat(170),
+      // Then three named seats, and no seed.
+      open: weighted<[boolean, boolean, boolean]>(
+        [3, fc.constant([false, false, false] as [boolean, boolean, boolean])],
+        [2, fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()).filter((seats) => seats.some(Boolean))],
+      ),
+      seed: weighted<string | null>([7, fc.constant(null)], [3, fc.stringMatching(/^[a-z0-9-]{1,12}$/)]),
+      joinOrder: fc.constantFrom(...PERMUTATIONS),
+      options: optionsArbitrary(o.longSchedules),
+      cuts: fc.array(fc.boolean(), { maxLength: 14 }),
+      commandWhileWaiting: fc.boolean(),
+      joinTakenSeat: fc.boolean(),
+    })
+    .map((m) =>
+      m.options.schedule !== 'quick' && o.longMatchActions !== null
+        ? { ...m, finish: false, stopAfter: Math.min(m.finish ? o.longMatchActions : m.stopAfter, o.longMatchActions) }
+        : m,
+    );
+
+const twistArbitrary: fc.Arbitrary<Twist> = weighted<Twist>(
+  [3, fc.constant({ kind: 'sameKey' as const })],
+  [3, fc.constant({ kind: 'plainResend' as const })],
+  [2, fc.constant({ kind: 'staleIfMatch' as const })],
+  [2, fc.constant({ kind: 'freshIfMatch' as const })],
+  [2, fc.record({ kind: fc.constant('outOfTurn' as const), seat: fc.constantFrom(...SEATS) })],
+  [2, fc.constant({ kind: 'leadBeforeDiscard' as const })],
+  [6, fc.record({ kind: fc.constant('peek' as const), viewer: fc.constantFrom(...VIEWERS), what: fc.constantFrom(...PEEKS), back: fc.nat(8) })],
+);
+
+export function journeyArbitrary(options: JourneyArbitraryOptions = {}): fc.Arbitrary<JourneyPlan> {
+  const o = { longSchedules: options.longSchedules ?? 0, longMatchActions: options.longMatchActions ?? 120 };
+  return fc.record({
+    matches: fc.array(matchArbitrary(o), { minLength: 1, maxLength: 3 }),
+    // Quick deals have about 55 actions: most twists land in the first two deals of a match. Unbiased:
+    // fast-check's bias towards small values would leave most journeys with a twist or two at action 0.
+    twists: fc.noBias(fc.array(fc.record({ match: fc.nat(2), action: fc.nat(120), twist: twistArbitrary }), { maxLength: 24 })),
+    restartAt: fc.option(fc.nat(300), { nil: null, freq: 2 }),
+    secondInstance: fc.option(fc.record({ from: fc.nat(200), steps: fc.integer({ min: 1, max: 150 }) }), { nil: null, freq: 2 }),
+    // Not shrunk: a smaller seed is not a simpler game, only another one.
+    pickSeed: fc.noShrink(fc.nat()),
+  });
+}
+
+/** One line per match, for reports: what the journey did. */
+export function describePlan(plan: JourneyPlan): string {
+  const matches = plan.matches.map((m, i) => {
+    const seats = m.open.map((open) => (open ? '_' : 'named')).join(',');
+    const lobby = m.open.some(Boolean) ? `lobby [${seats}] joined ${m.joinOrder.filter((s) => m.open[s]).join('→')}` : 'three names';
+    const cuts = m.cuts.map((c) => (c ? 'c' : '-')).join('');
+    return `#${i}: ${lobby}${m.seed === null ? '' : `, seed ${JSON.stringify(m.seed)}`}, options ${JSON.stringify(m.options)}, cuts [${cuts}], ${m.finish ? 'to the end' : `stop after ${m.stopAfter} actions`}`;
+  });
+  const twists = plan.twists.map((t) => `#${t.match % plan.matches.length}@${t.action}:${t.twist.kind}${t.twist.kind === 'peek' ? `(${t.twist.viewer},${t.twist.what},${t.twist.back})` : t.twist.kind === 'outOfTurn' ? `(${t.twist.seat})` : ''}`);
+  return [
+    ...matches,
+    `twists: ${twists.join(' ') || 'none'}`,
+    `restart before step ${plan.restartAt ?? '-'}; second instance ${plan.secondInstance ? `steps ${plan.secondInstance.from}..${plan.secondInstance.from + plan.secondInstance.steps - 1}` : '-'}; pickSeed ${plan.pickSeed}`,
+  ].join('\n');
+}
+
+// ---- the lab: a database, the api on it, a second api sometimes -------------------------------------
+
+type Http = () => ReturnType<typeof request>;
+
+interface Instance {
+  app: TestApp;
+  http: Http;
+}
+
+async function startInstance(db: TestDatabase): Promise<Instance> {
+  const app = await startTestApp(db);
+  const url = await listenLocal(app.app);
+  return { app, http: () => request(url) };
+}
+
+/** The database the journeys share and the api instances on it, with a pool of our own for reading the true log. */
+class Lab {
+  second: Instance | null = null;
+  private constructor(
+    readonly db: TestDatabase,
+    readonly pool: DataSource,
+    readonly store: EventStore,
+    public primary: Instance,
+    private readonly ownsDb: boolean,
+  ) {}
+
+  static async open(existing?: TestDatabase): Promise<Lab> {
+    const db = existing ?? (await createTestDatabase({ migrations: [] }));
+    const primary = await startInstance(db); // migrates
+    const pool = await openDataSource(db, { poolSize: 2 });
+    return new Lab(db, pool, new EventStore(pool, { notifications: 'none' }), primary, existing === undefined);
+  }
+
+  /** The number of events in the log of a match, now. */
+  async logLength(id: string): Promise<number> {
+    const [row] = await this.pool.query('SELECT coalesce(max(version), 0)::int AS n FROM events WHERE stream_id = $1', [id]);
+    return row.n;
+  }
+
+  /** The true log, straight from the database (nothing redacted). */
+  async trueLog(id: string): Promise<{ version: number; type: string; data: any }[]> {
+    return this.pool.query('SELECT version, type, data FROM events WHERE stream_id = $1 ORDER BY version', [id]);
+  }
+
+  async restart(): Promise<void> {
+    await this.primary.app.stopApp();
+    this.primary = await startInstance(this.db);
+  }
+
+  async startSecond(): Promise<void> {
+    if (!this.second) this.second = await startInstance(this.db);
+  }
+
+  async stopSecond(): Promise<void> {
+    const second = this.second;
+    this.second = null;
+    await second?.app.stopApp();
+  }
+
+  async close(): Promise<void> {
+    await this.stopSecond();
+    await this.primary.app.stopApp();
+    await this.store.close();
+    await this.pool.destroy();
+    if (this.ownsDb) await this.db.drop();
+  }
+}
+
+// ---- one journey ------------------------------------------------------------------------------------
+
+interface Answer {
+  status: number;
+  body: any;
+  text: string;
+  /** The match's log length right after the answer arrived. */
+  version: number;
+}
+
+/** A body some caller received, and the moment (log length) it was received at. */
+interface Seen {
+  viewer: Viewer;
+  version: number;
+  what: string;
+  text: string;
+}
+
+interface LiveMatch {
+  index: number;
+  plan: MatchPlan;
+  id: string;
+  tokens: (string | undefined)[];
+  actions: number;
+  /** Deal commands accepted so far (a redeal counts), to find the plan's cut. */
+  deals: number;
+  /** Leads before the lay-away planned up to this action have been tried. */
+  leadsTriedUpTo: number;
+  done: boolean;
+  seen: Seen[];
+  pick: (xs: any[]) => any;
+}
+
+interface Action {
+  path: 'cut' | 'deal' | 'contract' | 'discard' | 'play';
+  body?: Record<string, unknown>;
+}
+
+export interface JourneyCounts {
+  journeys: number;
+  failedJourneys: number;
+  matches: number;
+  lobbies: number;
+  seededLobbies: number;
+  finished: number;
+  unfinished: number;
+  actions: number;
+  cuts: number;
+  sameKeyRetries: number;
+  plainResends: number;
+  staleIfMatch: number;
+  outOfTurn: number;
+  leadsBeforeDiscard: number;
+  voidedDeals: number;
+  peeks: number;
+  restarts: number;
+  secondInstances: number;
+  bodiesScanned: number;
+}
+
+const zeroCounts = (): JourneyCounts => ({
+  journeys: 0,
+  failedJourneys: 0,
+  matches: 0,
+  lobbies: 0,
+  seededLobbies: 0,
+  finished: 0,
+  unfinished: 0,
+  actions: 0,
+  cuts: 0,
+  sameKeyRetries: 0,
+  plainResends: 0,
+  staleIfMatch: 0,
+  outOfTurn: 0,
+  leadsBeforeDiscard: 0,
+  voidedDeals: 0,
+  peeks: 0,
+  restarts: 0,
+  secondInstances: 0,
+  bodiesScanned: 0,
+});
+
+const JOINER_NAMES = ['Dagny', 'Eirik', 'Åse'];
+const CREATOR_NAMES = ['Astrid', 'Bjørn', 'Cecilia'];
+/** Safety net: no journey plays more steps than this (three modern matches take about 2000). */
+const MAX_STEPS = 2500;
+const short = (v: unknown, n = 400): string => {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+};
+
+/** A journey that broke promises: every broken one, each on a line `[promise] match: detail`. */
+export class BrokenPromises extends Error {
+  constructor(readonly broken: string[]) {
+    super(`${broken.length} broken promise(s):\n${broken.join('\n')}`);
+    this.name = 'BrokenPromises';
+  }
+}
+
+/** Messages kept per promise and match: a broken promise tends to break at every step after. */
+const MESSAGES_PER_PROMISE = 3;
+
+class Journey {
+  readonly broken: string[] = [];
+  private readonly matches: LiveMatch[] = [];
+  private requests = 0;
+  /** How often each promise broke, per match: the messages beyond the first few are only counted. */
+  private readonly times = new Map<string, number>();
+
+  constructor(
+    private readonly lab: Lab,
+    private readonly plan: JourneyPlan,
+    private readonly counts: JourneyCounts,
+  ) {}
+
+  private fail(promise: string, m: LiveMatch | null, detail: string): void {
+    const where = m ? `match #${m.index} ${m.id}` : 'journey';
+    const key = `[${promise}] ${where}`;
+    const times = (this.times.get(key) ?? 0) + 1;
+    this.times.set(key, times);
+    if (times <= MESSAGES_PER_PROMISE) this.broken.push(`${key}: ${detail}`);
+  }
+
+  /** One line for the messages left out. */
+  private countLeftOut(): void {
+    for (const [key, times] of this.times) if (times > MESSAGES_PER_PROMISE) this.broken.push(`${key}: and ${times - MESSAGES_PER_PROMISE} more like these`);
+  }
+
+  /** Every other request goes to the second instance while it is up. */
+  private http(): Http {
+    const second = this.lab.second;
+    return second && this.requests++ % 2 === 1 ? second.http : this.lab.primary.http;
+  }
+
+  /** Sends a request for a match (through `via`, else the next instance) and keeps what `viewer` received, with the moment it was received. */
+  private async call(m: LiveMatch, viewer: Viewer, what: string, build: (http: Http) => Test, via?: Http): Promise<Answer> {
+    const res = await build(via ?? this.http());
+    const version = await this.lab.logLength(m.id);
+    m.seen.push({ viewer, version, what, text: res.text });
+    return { status: res.status, body: res.body, text: res.text, version };
+  }
+
+  private get(m: LiveMatch, viewer: Viewer, path: string, via?: Http): Promise<Answer> {
+    const token = viewer === 'spectator' ? undefined : m.tokens[viewer];
+    const build = (http: Http) => {
+      const req = http().get(path);
+      return token ? req.set('Authorization', `Bearer ${token}`) : req;
+    };
+    return this.call(m, viewer, `GET ${path}`, build, via);
+  }
+
+  private command(m: LiveMatch, seat: Seat, action: Action, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.call(m, seat, `POST ${action.path} ${JSON.stringify(headers)}`, (http) => {
+      let req = http().post(`/api/matches/${m.id}/${action.path}`).set('Authorization', `Bearer ${m.tokens[seat]}`);
+      for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
+      return action.body ? req.send(action.body) : req;
+    });
+  }
+
+  async run(): Promise<void> {
+    try {
+      for (const [index, plan] of this.plan.matches.entries()) await this.create(index, plan);
+      await this.play();
+      // A second instance still up when play ends serves its share of the checks' reads too.
+      for (const m of this.matches) await this.checkMatch(m);
+    } finally {
+      if (this.lab.second) await this.lab.stopSecond();
+    }
+    await this.checkRebuild();
+    this.countLeftOut();
+  }
+
+  // ---- creating and joining ----
+
+  private async create(index: number, plan: MatchPlan): Promise<void> {
+    const players = SEATS.map((s) => (plan.open[s] ? null : CREATOR_NAMES[s]));
+    const body: Record<string, unknown> = { players, options: plan.options, ...(plan.seed === null ? {} : { seed: plan.seed }) };
+    const lobby = plan.open.some(Boolean);
+    const strangersAtASeededTable = lobby && plan.seed !== null;
+    const matchesBefore = strangersAtASeededTable ? await this.streamCount() : 0;
+    const http = this.http();
+    const res = await http().post('/api/matches').send(body);
+    if (strangersAtASeededTable) {
+      // Its creator could compute a stranger's hand: refused, and nothing appended.
+      this.counts.seededLobbies++;
+      const appended = (await this.streamCount()) - matchesBefore;
+      if (res.status !== 400 || res.body?.code !== 'SEED_WITH_OPEN_SEATS' || appended !== 0) {
+        this.broken.push(`[seedWithOpenSeats] match #${index}: ${JSON.stringify(body)} answered ${res.status} ${short(res.body, 200)} and appended ${appended} match(es), not 400 SEED_WITH_OPEN_SEATS and nothing`);
+      }
+      if (res.status !== 201) return;
+    } else if (res.status !== 201) {
+      this.broken.push(`[create] match #${index}: ${JSON.stringify(body)} answered ${res.status} ${short(res.body)}`);
+      return;
+    }
+    const m: LiveMatch = {
+      index,
+      plan,
+      id: res.body.id,
+      tokens: [undefined, undefined, undefined],
+      actions: 0,
+      deals: 0,
+      leadsTriedUpTo: -1,
+      done: false,
+      seen: [],
+      pick: seededPick(this.plan.pickSeed + index * 7919),
+    };
+    for (const s of res.body.seats as { seat: Seat; token: string }[]) m.tokens[s.seat] = s.token;
+    this.matches.push(m);
+    this.counts.matches++;
+    if (lobby) {
+      this.counts.lobbies++;
+      await this.join(m);
+    }
+  }
+
+  private async join(m: LiveMatch): Promise<void> {
+    const order = m.plan.joinOrder.filter((s) => m.plan.open[s]);
+    for (const [i, seat] of order.entries()) {
+      if (i === order.length - 1 && m.plan.commandWhileWaiting) await this.commandBeforeStart(m);
+      const res = await this.call(m, seat, `join ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).send({ name: JOINER_NAMES[seat] }));
+      const last = i === order.length - 1;
+      if (res.status !== 201 || res.body.status !== (last ? 'playing' : 'waiting')) {
+        this.fail('join', m, `joining seat ${seat} answered ${res.status} ${short(res.body)} (expected 201, ${last ? 'playing' : 'waiting'})`);
+        m.done = true;
+        return;
+      }
+      m.tokens[seat] = res.body.token;
+    }
+    if (m.plan.joinTakenSeat) {
+      const seat = order[0];
+      const before = await this.lab.logLength(m.id);
+      const res = await this.call(m, 'spectator', 'join taken', (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).send({ name: 'Eve' }));
+      if (res.status !== 409 || res.body.code !== 'SEAT_TAKEN') this.fail('join', m, `joining taken seat ${seat} answered ${res.status} ${short(res.body)}`);
+      if (res.version !== before) this.fail('join', m, `a refused join appended ${res.version - before} event(s)`);
+    }
+  }
+
+  private async commandBeforeStart(m: LiveMatch): Promise<void> {
+    const seat = SEATS.find((s) => m.tokens[s] !== undefined);
+    if (seat === undefined) return;
+    const res = await this.command(m, seat, { path: 'deal' });
+    if (res.status !== 409 || res.body.code !== 'MATCH_NOT_STARTED') this.fail('lobby', m, `a deal before the table was full answered ${res.status} ${short(res.body)}`);
+  }
+
+  private streamCount(): Promise<number> {
+    return this.lab.pool.query('SELECT count(DISTINCT stream_id)::int AS n FROM events').then((rows: { n: number }[]) => rows[0].n);
+  }
+
+  // ---- playing ----
+
+  private async play(): Promise<void> {
+    const order = seededPick(this.plan.pickSeed ^ 0x5bd1e995);
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const active = this.matches.filter((m) => !m.done);
+      if (active.length === 0) return;
+      await this.instancesAt(step);
+      await this.step(order(active));
+    }
+    this.fail('journey', null, `still playing after ${MAX_STEPS} steps`);
+  }
+
+  private async instancesAt(step: number): Promise<void> {
+    if (this.plan.restartAt === step) {
+      await this.lab.restart();
+      this.counts.restarts++;
+    }
+    const second = this.plan.secondInstance;
+    if (second?.from === step) {
+      await this.lab.startSecond();
+      this.counts.secondInstances++;
+    }
+    if (second && step === second.from + second.steps) await this.lab.stopSecond();
+  }
+
+  /** The twists planned at this action; a lead before the lay-away waits for the next discard. */
+  private twistsNow(m: LiveMatch, discardNext: boolean): Twist[] {
+    const mine = this.plan.twists.filter((t) => t.match % this.plan.matches.length === m.index);
+    const now = mine.filter((t) => t.action === m.actions && t.twist.kind !== 'leadBeforeDiscard').map((t) => t.twist);
+    const lead = discardNext && mine.some((t) => t.twist.kind === 'leadBeforeDiscard' && t.action <= m.actions && t.action > m.leadsTriedUpTo);
+    if (lead) m.leadsTriedUpTo = m.actions;
+    return lead ? [...now, { kind: 'leadBeforeDiscard' }] : now;
+  }
+
+  /** One action of one match: whoever is to act does one of its legal things, with the twists planned here. */
+  private async step(m: LiveMatch): Promise<void> {
+    const state = await this.get(m, 'spectator', `/api/matches/${m.id}`);
+    if (state.status !== 200) return this.stuck(m, 'state', `the public state answered ${state.status} ${short(state.body)}`);
+    if (state.body.status === 'finished' || (!m.plan.finish && m.actions >= m.plan.stopAfter)) {
+      m.done = true;
+      return;
+    }
+    if (this.lab.second) await this.readsThatFold(m, state.body.version);
+    const next = await this.nextAction(m, state.body);
+    if (!next) return;
+    const twists = this.twistsNow(m, next.action.path === 'discard');
+    for (const twist of twists) {
+      if (twist.kind === 'peek') await this.peek(m, twist.viewer, twist.what, twist.back);
+      if (twist.kind === 'outOfTurn' && twist.seat !== next.seat) await this.outOfTurn(m, twist.seat);
+    }
+    if (twists.some((t) => t.kind === 'leadBeforeDiscard')) {
+      if (await this.leadBeforeDiscard(m, next.seat, next.hand)) return;
+    }
+    await this.act(m, next.seat, next.action, next.version, twists);
+  }
+
+  private stuck(m: LiveMatch, promise: string, detail: string): void {
+    this.fail(promise, m, detail);
+    m.done = true;
+  }
+
+  /** The cut when the plan wants one and the cutter may, else the legal action of the seat to act. */
+  private async nextAction(m: LiveMatch, state: any): Promise<{ seat: Seat; action: Action; hand: string[]; version: number } | null> {
+    if (state.phase === 'deal' && state.fairness?.cut === null && m.plan.cuts[m.deals]) {
+      const cutter = ((state.dealer + 2) % 3) as Seat;
+      const view = await this.get(m, cutter, `/api/matches/${m.id}/view`);
+      if (view.status === 200 && view.body.legal?.action === 'cut') {
+        return { seat: cutter, action: { path: 'cut', body: { cut: `cut-${m.index}-${m.deals}-${m.pick([1, 2, 3])}` } }, hand: view.body.hand, version: view.body.version };
+      }
+      this.fail('cut', m, `the cutter (seat ${cutter}) may not cut before deal ${m.deals + 1}: ${view.status} legal ${short(view.body?.legal)}`);
+    }
+    const seat = state.turn as Seat;
+    const view = await this.get(m, seat, `/api/matches/${m.id}/view`);
+    if (view.status !== 200) return this.stuckNull(m, 'view', `seat ${seat}'s view answered ${view.status} ${short(view.body)}`);
+    if (!view.body.legal) return this.stuckNull(m, 'legal', `seat ${seat} has the turn (phase ${state.phase}) but no legal action`);
+    return { seat, action: this.choose(m, view.body.legal, view.body.hand), hand: view.body.hand, version: view.body.version };
+  }
+
+  private stuckNull(m: LiveMatch, promise: string, detail: string): null {
+    this.stuck(m, promise, detail);
+    return null;
+  }
+
+  /** One of the legal actions, as a client would pick it. */
+  private choose(m: LiveMatch, legal: any, hand: string[]): Action {
+    switch (legal.action) {
+      case 'deal':
+        return { path: 'deal' };
+      case 'chooseContract': {
+        const contract = m.pick(legal.contracts);
+        return { path: 'contract', body: contract === 'trump' ? { contract, trump: m.pick(legal.trumps) } : { contract } };
+      }
+      case 'discard': {
+        const left = hand.slice();
+        const away = Array.from({ length: legal.count as number }, () => left.splice(left.indexOf(m.pick(left)), 1)[0]);
+        return { path: 'discard', body: { cards: away } };
+      }
+      case 'play':
+        return { path: 'play', body: { card: m.pick(legal.cards) } };
+      default:
+        throw new Error(`unknown legal action ${JSON.stringify(legal)}`);
+    }
+  }
+
+  /** Sends the chosen action, then the planned resends; every resend must append nothing. */
+  private async act(m: LiveMatch, seat: Seat, action: Action, viewVersion: number, twists: Twist[]): Promise<void> {
+    const kinds = new Set(twists.map((t) => t.kind));
+    const headers: Record<string, string> = {};
+    if (kinds.has('sameKey')) headers['Idempotency-Key'] = `journey-${m.id.slice(0, 8)}-${m.actions}`;
+    if (kinds.has('freshIfMatch')) headers['If-Match'] = `"${viewVersion}"`;
+    const before = await this.lab.logLength(m.id);
+    const answer = await this.command(m, seat, action, headers);
+    if (answer.status !== 200) return this.stuck(m, 'legal', `seat ${seat}'s legal ${action.path} ${short(action.body ?? {})} ${JSON.stringify(headers)} answered ${answer.status} ${short(answer.body)}`);
+    this.checkAnswer(m, answer, before, `${action.path} by seat ${seat}`);
+    m.actions++;
+    this.counts.actions++;
+    if (action.path === 'deal') m.deals++;
+    if (action.path === 'cut') this.counts.cuts++;
+    if (kinds.has('sameKey')) await this.resendSameKey(m, seat, action, headers, answer);
+    if (kinds.has('plainResend')) await this.resendPlain(m, seat, action);
+    if (kinds.has('staleIfMatch')) await this.resendStale(m, seat, action, before);
+  }
+
+  /** An accepted answer holds the events it appended, numbered on from the version before. */
+  private checkAnswer(m: LiveMatch, answer: Answer, before: number, what: string): void {
+    const versions = (answer.body.events ?? []).map((e: { version: number }) => e.version);
+    const expected = versions.map((_: number, i: number) => before + 1 + i);
+    if (answer.body.version !== answer.version || answer.version !== before + versions.length || JSON.stringify(versions) !== JSON.stringify(expected)) {
+      this.fail('answer', m, `${what} at version ${before}: answer version ${answer.body.version}, events ${JSON.stringify(versions)}, log now ${answer.version}`);
+    }
+  }
+
+  private async resendSameKey(m: LiveMatch, seat: Seat, action: Action, headers: Record<string, string>, first: Answer): Promise<void> {
+    this.counts.sameKeyRetries++;
+    const again = await this.command(m, seat, action, headers);
+    // Key order aside (the first answer is stored as jsonb): the same answer.
+    if (again.status !== 200 || JSON.stringify(sortKeys(again.body)) !== JSON.stringify(sortKeys(first.body))) {
+      this.fail('idempotency', m, `${action.path} resent with its key answered ${again.status} ${short(again.body, 300)}, not the first answer ${short(first.body, 300)}`);
+    }
+    if (again.version !== first.version) this.fail('idempotency', m, `${action.path} resent with its key appended ${again.version - first.version} event(s)`);
+  }
+
+  private async resendPlain(m: LiveMatch, seat: Seat, action: Action): Promise<void> {
+    this.counts.plainResends++;
+    const before = await this.lab.logLength(m.id);
+    const again = await this.command(m, seat, action);
+    if (again.status < 400 || again.status >= 500) this.fail('resend', m, `${action.path} ${short(action.body ?? {})} resent with no key answered ${again.status} ${short(again.body)}`);
+    if (again.version !== before) this.fail('resend', m, `${action.path} resent with no key appended ${again.version - before} event(s)`);
+  }
+
+  private async resendStale(m: LiveMatch, seat: Seat, action: Action, stale: number): Promise<void> {
+    this.counts.staleIfMatch++;
+    const before = await this.lab.logLength(m.id);
+    const again = await this.command(m, seat, action, { 'If-Match': `"${stale}"` });
+    if (again.status !== 412) this.fail('ifMatch', m, `${action.path} resent with If-Match "${stale}" at version ${before} answered ${again.status} ${short(again.body)}`);
+    if (again.version !== before) this.fail('ifMatch', m, `${action.path} with a stale If-Match appended ${again.version - before} event(s)`);
+  }
+
+  /** A seat whose turn it is not tries to play (or deal): refused, nothing appended. */
+  private async outOfTurn(m: LiveMatch, seat: Seat): Promise<void> {
+    this.counts.outOfTurn++;
+    const view = await this.get(m, seat, `/api/matches/${m.id}/view`);
+    if (view.body?.legal) return; // it may act now after all (the cutter): not out of turn
+    const own: string[] = view.body?.hand ?? [];
+    const action: Action = own.length > 0 ? { path: 'play', body: { card: own[0] } } : { path: 'deal' };
+    const before = await this.lab.logLength(m.id);
+    const res = await this.command(m, seat, action);
+    if (res.status < 400 || res.status >= 500) this.fail('outOfTurn', m, `seat ${seat}'s ${action.path} out of turn answered ${res.status} ${short(res.body)}`);
+    if (res.version !== before) this.fail('outOfTurn', m, `seat ${seat}'s ${action.path} out of turn appended ${res.version - before} event(s)`);
+  }
+
+  /** Forehand leads before laying away: `reject` refuses it (DISCARD_FIRST), `redeal` voids the deal. True when it was the action. */
+  private async leadBeforeDiscard(m: LiveMatch, forehand: Seat, hand: string[]): Promise<boolean> {
+    this.counts.leadsBeforeDiscard++;
+    const card = m.pick(hand);
+    const before = await this.lab.logLength(m.id);
+    const res = await this.command(m, forehand, { path: 'play', body: { card } });
+    if ((m.plan.options.leadBeforeDiscard ?? 'reject') === 'reject') {
+      if (res.status !== 409 || res.body.code !== 'DISCARD_FIRST') this.fail('leadBeforeDiscard', m, `a lead before the lay-away (reject) answered ${res.status} ${short(res.body)}`);
+      if (res.version !== before) this.fail('leadBeforeDiscard', m, `a refused lead before the lay-away appended ${res.version - before} event(s)`);
+      return false;
+    }
+    if (res.status !== 200 || res.body.events?.[0]?.type !== 'DealVoided') {
+      this.stuck(m, 'leadBeforeDiscard', `a lead before the lay-away (redeal) answered ${res.status} ${short(res.body)}, not DealVoided`);
+      return true;
+    }
+    this.checkAnswer(m, res, before, `lead before the lay-away by seat ${forehand}`);
+    this.counts.voidedDeals++;
+    m.actions++;
+    this.counts.actions++;
+    return true;
+  }
+
+  /**
+   * While two instances serve the match (the commands alternate between them), the reads that fold
+   * the log must answer for every version it holds through both, whichever one's fold is behind.
+   * Both replays come first: an events page may bring an instance's fold up to date.
+   */
+  private async readsThatFold(m: LiveMatch, version: number): Promise<void> {
+    const both = [
+      ['first', this.lab.primary.http],
+      ['second', this.lab.second!.http],
+    ] as const;
+    for (const [name, via] of both) {
+      const res = await this.get(m, 'spectator', `/api/matches/${m.id}/replay?version=${version}`, via);
+      if (res.status !== 200) this.fail('replay', m, `the ${name} instance's replay at version ${version} (the log's) answered ${res.status} ${short(res.body)}`);
+    }
+    for (const [name, via] of both) {
+      const res = await this.get(m, 'spectator', `/api/matches/${m.id}/events?after=${Math.max(0, version - 3)}`, via);
+      if (res.status !== 200 || res.body.version !== version) {
+        this.fail('events', m, `the ${name} instance's events after ${Math.max(0, version - 3)} answered ${res.status} version ${res.body?.version}, the log holds ${version}`);
+      }
+    }
+  }
+
+  /** Someone looks at the match; every look at what the log holds must be answered. */
+  private async peek(m: LiveMatch, viewer: Viewer, what: Peek, back: number): Promise<void> {
+    this.counts.peeks++;
+    const base = `/api/matches/${m.id}`;
+    const latest = await this.lab.logLength(m.id);
+    const path = {
+      view: viewer === 'spectator' ? base : `${base}/view`,
+      state: base,
+      events: `${base}/events?after=${Math.max(0, latest - back * 7)}&limit=1000`,
+      replay: `${base}/replay?version=${Math.max(1, latest - back)}`,
+      scorecard: `${base}/scorecard`,
+      list: '/api/matches?limit=100',
+      audit: `${base}/audit`,
+    }[what];
+    const res = await this.get(m, viewer, path);
+    if (res.status !== 200) this.fail('peek', m, `${viewer} GET ${path.replace(base, '…')} at version ${latest} answered ${res.status} ${short(res.body)}`);
+  }
+
+  // ---- the promises, checked after the journey ----
+
+  private async checkMatch(m: LiveMatch): Promise<void> {
+    const state = (await this.get(m, 'spectator', `/api/matches/${m.id}`)).body;
+    const log = await this.lab.trueLog(m.id);
+    if (state.status === 'finished') this.counts.finished++;
+    else this.counts.unfinished++;
+    await this.checkAudit(m, state);
+    await this.checkListEntry(m, state);
+    const events = await this.checkVersions(m, state, log);
+    await this.checkScorecard(m, state, events);
+    await this.lookFinally(m, log.length);
+    this.checkLeaks(m, log);
+  }
+
+  /** The online audit, the export verified offline, and what `bismarck verify <file>` does with the file. */
+  private async checkAudit(m: LiveMatch, state: any): Promise<void> {
+    const audit = await this.get(m, 'spectator', `/api/matches/${m.id}/audit`);
+    if (audit.status !== 200 || audit.body.ok !== true) {
+      const failed = (audit.body?.checks ?? []).filter((c: { ok: boolean }) => !c.ok).map((c: { name: string; detail: string }) => `${c.name}: ${c.detail}`);
+      this.fail('audit', m, `GET audit (${state.status}) answered ${audit.status} ok=${audit.body?.ok} firstFailure=${audit.body?.firstFailure} ${short(failed.join('; ') || audit.body)}`);
+    }
+    const exported = await this.get(m, 'spectator', `/api/matches/${m.id}/export`);
+    if (state.status !== 'finished') {
+      if (exported.status !== 409 || exported.body.code !== 'MATCH_NOT_FINISHED') this.fail('export', m, `export of an unfinished match answered ${exported.status} ${short(exported.body)}`);
+      return;
+    }
+    if (exported.status !== 200) return this.fail('export', m, `export answered ${exported.status} ${short(exported.body)}`);
+    // As the CLI reads a file: parse the text, check the format, audit offline.
+    const doc = JSON.parse(exported.text) as ExportedMatch;
+    if (doc.format !== EXPORT_FORMAT || !Array.isArray(doc.events)) return this.fail('export', m, `not a ${EXPORT_FORMAT} document`);
+    const report = auditMatch(doc);
+    if (!report.ok) {
+      const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
+      this.fail('export', m, `the exported match does not verify offline (first failure ${report.firstFailure}): ${short(failed.join('; '))}`);
+    }
+    if (report.matchId !== m.id || report.version !== state.version || report.seeded !== state.seeded) {
+      this.fail('export', m, `the export says match ${report.matchId}, ${report.version} events, seeded ${report.seeded}; the state says ${state.version} events, seeded ${state.seeded}`);
+    }
+  }
+
+  /** The list entry (`GET /api/matches`) says what the public state says. */
+  private async checkListEntry(m: LiveMatch, state: any): Promise<void> {
+    const entry = await this.findInList(m);
+    if (!entry) return this.fail('list', m, 'the match is not in the list');
+    const fromState = {
+      players: state.seats.map((s: { name: string | null }) => s.name),
+      status: state.status,
+      phase: state.phase,
+      version: state.version,
+      dealNumber: state.dealNumber,
+      dealsInMatch: state.dealsInMatch,
+      totals: state.totals,
+      winners: state.winners,
+      seeded: state.seeded,
+      options: state.options,
+    };
+    const fromList = Object.fromEntries(Object.keys(fromState).map((k) => [k, entry[k]]));
+    const differ = Object.keys(fromState).filter((k) => JSON.stringify(sortKeys(fromList[k])) !== JSON.stringify(sortKeys((fromState as Record<string, unknown>)[k])));
+    if (differ.length) this.fail('list', m, differ.map((k) => `${k}: list ${JSON.stringify(fromList[k])} ≠ state ${JSON.stringify((fromState as Record<string, unknown>)[k])}`).join('; '));
+  }
+
+  private async findInList(m: LiveMatch): Promise<Record<string, unknown> | null> {
+    let cursor: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const res = await this.get(m, 'spectator', `/api/matches?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      if (res.status !== 200) return null;
+      const found = res.body.items.find((i: { id: string }) => i.id === m.id);
+      if (found) return found;
+      cursor = res.body.nextCursor;
+      if (!cursor) return null;
+    }
+    return null;
+  }
+
+  /** `GET …/events`, page by page: versions 1..N once each, N the state's version and the log's length. */
+  private async checkVersions(m: LiveMatch, state: any, log: { version: number; type: string }[]): Promise<{ version: number; type: string; data: any }[]> {
+    const events: { version: number; type: string; data: any }[] = [];
+    let after = 0;
+    const limit = 25 + (this.plan.pickSeed % 76);
+    for (let page = 0; page < 1000; page++) {
+      const res = await this.get(m, 'spectator', `/api/matches/${m.id}/events?after=${after}&limit=${limit}`);
+      if (res.status !== 200) {
+        this.fail('versions', m, `events after ${after} answered ${res.status} ${short(res.body)}`);
+        break;
+      }
+      events.push(...res.body.events);
+      if (res.body.next === null) break;
+      after = res.body.next;
+    }
+    const versions = events.map((e) => e.version);
+    const gapless = versions.every((v, i) => v === i + 1);
+    if (!gapless || versions.length !== state.version || versions.length !== log.length) {
+      this.fail('versions', m, `events pages give ${versions.length} versions (${gapless ? 'gapless' : `not 1..N: ${short(versions, 120)}`}); the state says ${state.version}, the log holds ${log.length}`);
+    }
+    const types = events.map((e) => e.type).join();
+    if (gapless && types !== log.map((e) => e.type).join()) this.fail('versions', m, 'the events pages and the log differ in their types');
+    return events;
+  }
+
+  /** The scorecard's totals are the sum of the DealScored points, and the state's totals. */
+  private async checkScorecard(m: LiveMatch, state: any, events: { type: string; data: any }[]): Promise<void> {
+    const card = await this.get(m, 'spectator', `/api/matches/${m.id}/scorecard`);
+    if (card.status !== 200) return this.fail('scorecard', m, `scorecard answered ${card.status} ${short(card.body)}`);
+    const scored = events.filter((e) => e.type === 'DealScored');
+    const sum = [0, 1, 2].map((s) => scored.reduce((t, e) => t + e.data.points[s], 0));
+    const problems: string[] = [];
+    if (JSON.stringify(card.body.totals) !== JSON.stringify(sum)) problems.push(`totals ${JSON.stringify(card.body.totals)} ≠ sum of DealScored points ${JSON.stringify(sum)}`);
+    if (JSON.stringify(card.body.totals) !== JSON.stringify(state.totals)) problems.push(`totals ${JSON.stringify(card.body.totals)} ≠ the state's ${JSON.stringify(state.totals)}`);
+    if (card.body.deals?.length !== scored.length) problems.push(`${card.body.deals?.length} deals ≠ ${scored.length} DealScored`);
+    if (card.body.finished !== (state.status === 'finished')) problems.push(`finished ${card.body.finished} but status ${state.status}`);
+    if (problems.length) this.fail('scorecard', m, problems.join('; '));
+  }
+
+  /** At the end, every seat and a spectator look at everything once more (the leak check reads it). */
+  private async lookFinally(m: LiveMatch, latest: number): Promise<void> {
+    for (const viewer of VIEWERS) {
+      if (viewer !== 'spectator') await this.get(m, viewer, `/api/matches/${m.id}/view`);
+      await this.get(m, viewer, `/api/matches/${m.id}/events?limit=1000`);
+      for (const v of new Set([latest, latest - 1, latest - 5].filter((v) => v >= 1))) {
+        const res = await this.get(m, viewer, `/api/matches/${m.id}/replay?version=${v}`);
+        if (res.status !== 200) this.fail('replay', m, `${viewer} replay at version ${v} of ${latest} answered ${res.status} ${short(res.body)}`);
+      }
+    }
+  }
+
+  /** Nothing a caller received holds a card that was secret from it when it received it. */
+  private checkLeaks(m: LiveMatch, log: { version: number; type: string; data: any }[]): void {
+    const moments = new Moments(log.map((e) => ({ type: e.type, data: e.data }) as BismarckEvent));
+    const leaks = new Set<string>();
+    for (const seen of m.seen) {
+      const secret = moments.secretFrom(seen.viewer, seen.version);
+      if (secret.size === 0) continue;
+      this.counts.bodiesScanned++;
+      const text = moments.currentDealPart(seen.text, seen.version);
+      for (const card of secret) {
+        const at = text.indexOf(`"${card}"`);
+        if (at >= 0) leaks.add(`${seen.viewer} saw ${card} at version ${seen.version} in ${seen.what}: …${text.slice(Math.max(0, at - 160), at + 20)}`);
+      }
+    }
+    for (const leak of [...leaks].slice(0, 5)) this.fail('leak', m, leak);
+  }
+
+  /** Live projections equal a rebuild from the log, row for row, for this journey's matches. */
+  private async checkRebuild(): Promise<void> {
+    if (this.matches.length === 0) return;
+    const { pool, store } = this.lab;
+    const rebuilder = new ProjectionRebuilder(store, pool, (work) => pool.transaction((tx) => work(tx)));
+    try {
+      await rebuilder.rebuild();
+      const ids = this.matches.map((m) => m.id);
+      for (const d of await compareMatches(pool, ids)) {
+        if (d.onlyLive || d.onlyRebuilt) this.fail('rebuild', null, `${d.table}: ${d.onlyLive} live row(s) the rebuild does not produce, ${d.onlyRebuilt} rebuilt row(s) not live; e.g. live ${d.example}`);
+      }
+    } finally {
+      await rebuilder.dropRebuildTables();
+    }
+  }
+}
+
+/**
+ * `ProjectionRebuilder.compare()`, restricted to some matches: the journeys share a database, and a
+ * difference left by an earlier journey must not fail a later one (or shrinking would chase it).
+ */
+async function compareMatches(pool: DataSource, ids: string[]): Promise<(TableDifference & { example: string })[]> {
+  const out: (TableDifference & { example: string })[] = [];
+  for (const { table, key } of PROJECTION_TABLES) {
+    const mine = (t: string) => `SELECT * FROM ${t} WHERE ${key[0]}::text = ANY($1::text[])`;
+    const onlyLive = `${mine(table)} EXCEPT ${mine(`rebuild_${table}`)}`;
+    const onlyRebuilt = `${mine(`rebuild_${table}`)} EXCEPT ${mine(table)}`;
+    const [row] = await pool.query(
+      `SELECT (SELECT count(*) FROM (${onlyLive}) a)::int AS only_live, (SELECT count(*) FROM (${onlyRebuilt}) b)::int AS only_rebuilt,
+              (SELECT row_to_json(a)::text FROM (${onlyLive}) a LIMIT 1) AS live_example,
+              (SELECT row_to_json(b)::text FROM (${onlyRebuilt}) b LIMIT 1) AS rebuilt_example`,
+      [ids],
+    );
+    out.push({ table, onlyLive: row.only_live, onlyRebuilt: row.only_rebuilt, example: `${short(row.live_example, 300)} rebuilt ${short(row.rebuilt_example, 300)}` });
+  }
+  return out;
+}
+
+/** Every moment of one match, from its true log: what was secret from whom, and where its deal began. */
+class Moments {
+  private readonly states: MatchState[] = [initialState()];
+  /** For each version, the version of the DealStarted of the deal on the table (0: none yet). */
+  private readonly dealStart: number[] = [0];
+  private readonly cache = new Map<string, Set<string>>();
+
+  constructor(private readonly log: BismarckEvent[]) {
+    for (const [i, e] of log.entries()) {
+      this.states.push(evolve(this.states[i], e));
+      this.dealStart.push(e.type === 'DealStarted' ? i + 1 : this.dealStart[i]);
+    }
+  }
+
+  /** The cards secret from `viewer` at `version`: other seats' hands, the lay-away (unless forehand), the undealt deck. */
+  secretFrom(viewer: Viewer, version: number): Set<string> {
+    const key = `${viewer}@${version}`;
+    let secret = this.cache.get(key);
+    if (!secret) {
+      secret = this.compute(viewer, Math.min(version, this.log.length));
+      this.cache.set(key, secret);
+    }
+    return secret;
+  }
+
+  private compute(viewer: Viewer, version: number): Set<string> {
+    const state = this.states[version];
+    const secret = new Set<string>();
+    const pub = publicView(state);
+    if (pub.phase !== 'contract' && pub.phase !== 'discard' && pub.phase !== 'play') return secret;
+    for (const s of SEATS) {
+      if (s === viewer) continue;
+      const v = seatView(state, s);
+      v.hand.forEach((c) => secret.add(c));
+      v.laidAway?.forEach((c) => secret.add(c));
+    }
+    const started = this.log[this.dealStart[version] - 1] as Extract<BismarckEvent, { type: 'DealStarted' }>;
+    // Before the hands are dealt (a blind choice) every card but the table cards is undealt and secret.
+    if (pub.handSizes.every((n) => n === 0)) started.data.deck?.forEach((c) => secret.add(c));
+    // The four table cards were shown to everyone: their codes are public wherever forehand put them.
+    started.data.tableCards.forEach((c) => secret.delete(c));
+    return secret;
+  }
+
+  /**
+   * The part of a body that belongs to the deal on the table at `version`: scored deals are public,
+   * and their card codes recur in every deal. Event lists keep only events from its DealStarted on
+   * (and events of no deal); a replay of a moment before it is dropped; any other body is kept whole.
+   */
+  currentDealPart(text: string, version: number): string {
+    const from = this.dealStart[Math.min(version, this.log.length)];
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    if (Array.isArray(body?.events)) {
+      return JSON.stringify({ ...body, events: body.events.filter((e: { version: number; data?: { deal?: number } }) => e.data?.deal === undefined || e.version >= from) });
+    }
+    if (typeof body?.replayVersion === 'number') return body.replayVersion >= from ? text : '';
+    return text;
+  }
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+// ---- running many journeys ------------------------------------------------------------------------
+
+export interface RunJourneysOptions extends JourneyArbitraryOptions {
+  numRuns: number;
+  /** fast-check's seed (random when absent); with `path`, replays one counterexample. */
+  seed?: number;
+  path?: string;
+  /** No journey (nor shrinking step) starts after this; the run ends with what it has. */
+  timeLimitMs?: number;
+  /** A database to run on (kept); default: a fresh one, dropped at the end. */
+  db?: TestDatabase;
+  /** Progress lines (one per journey). */
+  log?: (line: string) => void;
+}
+
+export interface JourneyReport {
+  ok: boolean;
+  seed: number;
+  /** fast-check's path of the shrunk counterexample: `runJourneys({ seed, path, numRuns: 1 })` replays it. */
+  path: string | null;
+  durationMs: number;
+  /** True when the time limit stopped the runs or the shrinking early. */
+  timedOut: boolean;
+  counts: JourneyCounts;
+  /** The smallest failing journey found, and the promises it broke. */
+  counterexample: { plan: JourneyPlan; described: string; broken: string[] } | null;
+  /** Every promise broken in any journey (the shrinking steps too): how often, and the first message. */
+  brokenPromises: Record<string, { journeys: number; first: string }>;
+  /** compare() over the whole database at the end (every journey's matches). */
+  finalCompare: TableDifference[];
+}
+
+/** Runs `numRuns` generated journeys on one database and checks every promise after each. Never throws for a broken promise. */
+export async function runJourneys(options: RunJourneysOptions): Promise<JourneyReport> {
+  const started = Date.now();
+  const deadline = started + (options.timeLimitMs ?? Number.POSITIVE_INFINITY);
+  const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
+  const counts = zeroCounts();
+  const brokenPromises: JourneyReport['brokenPromises'] = {};
+  let timedOut = false;
+  const lab = await Lab.open(options.db);
+  try {
+    const property = fc.asyncProperty(journeyArbitrary(options), async (plan) => {
+      if (Date.now() > deadline) {
+        timedOut = true;
+        return true; // out of time: what is left passes unseen, and shrinking stops here
+      }
+      const journey = new Journey(lab, plan, counts);
+      const t0 = Date.now();
+      counts.journeys++;
+      try {
+        await journey.run();
+      } catch (error) {
+        journey.broken.push(`[crash] ${(error as Error).stack ?? error}`);
+      }
+      options.log?.(`journey ${counts.journeys}: ${plan.matches.length} match(es), ${Date.now() - t0} ms, ${journey.broken.length ? `${journey.broken.length} broken` : 'ok'}`);
+      if (journey.broken.length === 0) return true;
+      counts.failedJourneys++;
+      const promises = new Set(journey.broken.map((line) => /^\[(\w+)\]/.exec(line)?.[1] ?? 'other'));
+      for (const promise of promises) {
+        brokenPromises[promise] ??= { journeys: 0, first: journey.broken.find((line) => line.startsWith(`[${promise}]`)) ?? '' };
+        brokenPromises[promise].journeys++;
+      }
+      throw new BrokenPromises(journey.broken);
+    });
+    const details = await fc.check(property, { numRuns: options.numRuns, seed, path: options.path, endOnFailure: false });
+    const shrunk = details.failed ? (details.counterexample?.[0] as JourneyPlan | undefined) : undefined;
+    const error = details.failed ? details.errorInstance : null;
+    const failure = error instanceof BrokenPromises ? error.broken : error ? [String(error)] : [];
+    const finalCompare = await compareAll(lab);
+    return {
+      ok: !details.failed && finalCompare.every((d) => d.onlyLive === 0 && d.onlyRebuilt === 0),
+      seed,
+      path: details.counterexamplePath ?? null,
+      durationMs: Date.now() - started,
+      timedOut,
+      counts,
+      counterexample: shrunk ? { plan: shrunk, described: describePlan(shrunk), broken: failure } : null,
+      brokenPromises,
+      finalCompare,
+    };
+  } finally {
+    await lab.close();
+  }
+}
+
+async function compareAll(lab: Lab): Promise<TableDifference[]> {
+  const rebuilder = new ProjectionRebuilder(lab.store, lab.pool, (work) => lab.pool.transaction((tx) => work(tx)));
+  try {
+    await rebuilder.rebuild();
+    return await rebuilder.compare();
+  } finally {
+    await rebuilder.dropRebuildTables();
+  }
+}
+
+/** A report as text: counts, every broken promise, the shrunk counterexample and how to replay it. */
+export function formatReport(report: JourneyReport): string {
+  const lines = [
+    `journeys: ${report.ok ? 'every promise kept' : 'PROMISES BROKEN'} (seed ${report.seed}${report.path ? `, path "${report.path}"` : ''}, ${report.durationMs} ms${report.timedOut ? ', stopped by the time limit' : ''})`,
+    `counts: ${JSON.stringify(report.counts)}`,
+  ];
+  for (const [promise, b] of Object.entries(report.brokenPromises)) lines.push(`broken [${promise}] in ${b.journeys} journey(s), first: ${b.first}`);
+  if (report.counterexample) {
+    lines.push('shrunk counterexample:', report.counterexample.described, 'it broke:', ...report.counterexample.broken);
+    // The plan replays exactly; the decks of unseeded matches are the server's own draw each time.
+    lines.push(`replay: JOURNEY_SEED=${report.seed} JOURNEY_PATH=${report.path} npx jest test/journey.e2e-spec.ts (or runJourneys({ numRuns: 1, seed, path }))`);
+  }
+  const differing = report.finalCompare.filter((d) => d.onlyLive || d.onlyRebuilt);
+  if (differing.length) lines.push(`final compare(): ${JSON.stringify(differing)}`);
+  return lines.join('\n');
+}
