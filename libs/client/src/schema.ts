@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database check */
+        /** Readiness: the database answers and, on a real server, this instance hears the others' appends (LISTEN) */
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
@@ -375,7 +375,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE";
             /** @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play */
             instance?: string;
             /**
@@ -442,7 +442,7 @@ export interface components {
              */
             options?: components["schemas"]["MatchOptionsDto"];
             /**
-             * @description Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair).
+             * @description Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair). A seeded match takes no strangers: with an open seat it is refused (400 SEED_WITH_OPEN_SEATS).
              * @example club-night-42
              */
             seed?: string;
@@ -1184,7 +1184,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database does not answer (problem+json, code SERVICE_UNAVAILABLE). */
+            /** @description The database does not answer, or the LISTEN connection is down (problem+json, code SERVICE_UNAVAILABLE). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1262,7 +1262,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchCreatedDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`, `SEED_WITH_OPEN_SEATS`. */
             400: {
                 headers: {
                     [name: string]: unknown;
