@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { connect } from 'node:net';
+import { listenLocal } from './support/server';
 import { DataSource } from 'typeorm';
 import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
@@ -262,5 +264,48 @@ describe('input that only the database used to refuse', () => {
     const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
     const res = await t.http().post(`/api/matches/${table.id}/seats/${seat}/join`).send({ name: 'Eve' });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+});
+
+describe('bodies that are hostile in shape or size', () => {
+  const deep = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+
+  it.each([
+    ['7,000 nested arrays in 14 kB', `{"players":${deep(7000)}}`],
+    ['an own __proto__ key', '{"players":["a","b","c"],"__proto__":{"admin":true}}'],
+    ['a constructor key', '{"players":["a","b","c"],"constructor":{"prototype":{"x":1}}}'],
+    ['a prototype key inside the options', '{"players":["a","b","c"],"options":{"prototype":1}}'],
+  ])('creating a match with %s: 400 VALIDATION_FAILED, nothing created', async (_name, raw) => {
+    const before = (await t.http().get('/api/matches?limit=100').expect(200)).body.items.length;
+    const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(raw);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before);
+  });
+
+  it('a command with a __proto__ key: 400, nothing appended', async () => {
+    const m = matches[4];
+    const state = (await t.http().get(`/api/matches/${m.id}`).expect(200)).body;
+    const res = await t.http().post(`/api/matches/${m.id}/play`).set(...bearer(m.seats[state.turn ?? 0].token))
+      .set('Content-Type', 'application/json').send('{"card":"AS","__proto__":{"card":"KS"}}');
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(state.version);
+  });
+
+  it('a body declared as 2 GB is refused (413) at once, and the connection closed without reading it', async () => {
+    const base = new URL(await listenLocal(t.app));
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(base.port), base.hostname, () => {
+        socket.write('POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2147483648\r\n\r\n{"players":');
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      setTimeout(() => socket.destroy(new Error('the server kept the connection open')), 5_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toMatch(/PAYLOAD_TOO_LARGE/);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
