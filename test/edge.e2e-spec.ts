@@ -1,4 +1,6 @@
+import { connect } from 'node:net';
 import { startTestApp, type TestApp } from './support/app';
+import { listenLocal } from './support/server';
 import { createTestDatabase } from './support/database';
 import { bearer, createMatch } from './support/player';
 
@@ -18,12 +20,18 @@ async function withEnv(env: Record<string, string>, start: () => Promise<TestApp
 
 let limited: TestApp;
 let open: TestApp;
+let bounded: TestApp;
 beforeAll(async () => {
   const db = await createTestDatabase({ migrations: [] });
   limited = await withEnv({ RATE_LIMIT_PER_TOKEN: '5', RATE_LIMIT_PER_ADDRESS: '12', RATE_LIMIT_WINDOW_MS: '60000' }, () => startTestApp(db));
   open = await withEnv({ CORS_ORIGINS: 'https://client.example' }, () => startTestApp(db));
+  bounded = await withEnv(
+    { RATE_LIMIT_CREATES_PER_ADDRESS: '3', STREAMS_PER_ADDRESS: '3', STREAMS_PER_TOKEN: '1', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' },
+    () => startTestApp(db),
+  );
 }, 60_000);
 afterAll(async () => {
+  await bounded?.stopApp();
   await open?.stopApp();
   await limited?.close();
 });
@@ -77,5 +85,76 @@ describe('CORS and security headers', () => {
     expect(res.headers['strict-transport-security']).toBeDefined();
     expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
+
+describe('bounded resources (here: 3 creations a minute, 3 streams per address, 1 per token, 0.5 s for headers, 1 s per request)', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await listenLocal(bounded.app);
+  });
+  it('refuses the 4th match creation from one address with 429 RATE_LIMITED, and creates nothing more', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await bounded.http().post('/api/matches').send({ players: ['A', 'B', 'C'] })).status);
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    const refused = await bounded.http().post('/api/matches').send({ players: ['A', 'B', 'C'] });
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Reads and commands are not creations.
+    await bounded.http().get('/api/matches?limit=1').expect(200);
+  });
+
+  it('caps open live streams per seat token and per address (429 TOO_MANY_STREAMS), and frees a slot when one closes', async () => {
+    const match = await createMatch(open.http);
+    const controllers: AbortController[] = [];
+    const openStream = async (token?: string): Promise<Response> => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      return fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: controller.signal });
+    };
+    try {
+      expect((await openStream(match.seats[0].token)).status).toBe(200);
+      const sameToken = await openStream(match.seats[0].token);
+      expect(sameToken.status).toBe(429);
+      expect((await sameToken.json()).code).toBe('TOO_MANY_STREAMS');
+      expect((await openStream()).status).toBe(200);
+      expect((await openStream()).status).toBe(200);
+      expect((await openStream()).status).toBe(429); // the address has 3 open
+      controllers[0].abort();
+      let freed = false;
+      for (let i = 0; i < 40 && !freed; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const res = await openStream();
+        freed = res.status === 200;
+      }
+      expect(freed).toBe(true);
+    } finally {
+      for (const c of controllers) c.abort();
+    }
+  });
+
+  /** Opens a raw connection, writes `text`, and resolves with how long the server took to close it. */
+  const closedAfter = async (text: string): Promise<{ ms: number; answer: string }> => {
+    const url = new URL(base);
+    const started = Date.now();
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => resolve({ ms: Date.now() - started, answer }));
+      socket.on('error', () => undefined);
+      setTimeout(() => reject(new Error('the server kept a slow client for 8 s')), 8_000).unref();
+    });
+  };
+
+  it('drops a client that trickles its headers (slowloris) once the headers timeout has passed', async () => {
+    const { ms } = await closedAfter('GET /api/matches HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('drops a client whose body does not arrive within the request timeout (408)', async () => {
+    const { ms, answer } = await closedAfter('POST /api/matches/00000000-0000-4000-8000-000000000000/seats/1/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"players":');
+    expect(ms).toBeLessThan(4_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408|^$/);
   });
 });

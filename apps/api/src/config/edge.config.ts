@@ -10,6 +10,14 @@ export interface EdgeConfig {
   /** Requests per window per client address; 0 turns the limit off. */
   rateLimitPerAddress: number;
   rateLimitWindowMs: number;
+  /** Match creations per window per client address (on top of the request limits); 0 turns it off. */
+  createsPerAddress: number;
+  /** Open live streams per client address and per seat token, in one process; 0 turns a limit off. */
+  streamsPerAddress: number;
+  streamsPerToken: number;
+  /** A client must send its request's headers within this, and the whole request within the next. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Origins allowed by CORS: null = CORS off (no headers), ['*'] = any origin. */
   corsOrigins: string[] | null;
 }
@@ -21,6 +29,11 @@ export function readEdgeConfig(): EdgeConfig {
     rateLimitPerToken: envInteger('RATE_LIMIT_PER_TOKEN', 30_000, 0, 100_000_000),
     rateLimitPerAddress: envInteger('RATE_LIMIT_PER_ADDRESS', 120_000, 0, 100_000_000),
     rateLimitWindowMs: envInteger('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+    createsPerAddress: envInteger('RATE_LIMIT_CREATES_PER_ADDRESS', 60, 0, 100_000_000),
+    streamsPerAddress: envInteger('STREAMS_PER_ADDRESS', 200, 0, 1_000_000),
+    streamsPerToken: envInteger('STREAMS_PER_TOKEN', 8, 0, 1_000_000),
+    headersTimeoutMs: envInteger('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: envInteger('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     corsOrigins: cors === '' ? null : cors.split(',').map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import type { Server } from 'node:http';
 import type { EdgeConfig } from '../config/edge.config';
 import { rateLimiter } from './rate-limit';
 
@@ -23,6 +24,15 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void
     });
   }
   app.use('/api', rateLimiter({ perToken: config.rateLimitPerToken, perAddress: config.rateLimitPerAddress, windowMs: config.rateLimitWindowMs }));
+  // Every match stays in the log for good: creating them has a tighter limit of its own.
+  const creates = rateLimiter({ perToken: 0, perAddress: config.createsPerAddress, windowMs: config.rateLimitWindowMs });
+  app.use('/api/matches', (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' && req.path === '/' ? creates(req, res, next) : next()));
+  // Slow clients (headers or a body trickled in) are dropped: Node checks these on each interval.
+  // (connectionsCheckingInterval is read when the server starts listening; @types/node omits the property.)
+  const server = app.getHttpServer() as Server & { connectionsCheckingInterval: number };
+  server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
+  server.requestTimeout = config.requestTimeoutMs;
+  server.connectionsCheckingInterval = Math.min(1_000, server.headersTimeout);
 }
 
 /**

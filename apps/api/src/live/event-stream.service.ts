@@ -8,6 +8,7 @@ import { ProblemException } from '../problem/problem';
 import { eventView } from '../matches/match-commands.service';
 import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
 import { LiveHub } from './live-hub.service';
+import { StreamQuota } from './stream-quota';
 
 const logger = new Logger('EventStream');
 const PAGE = 500;
@@ -30,7 +31,11 @@ export class EventStreamService {
     private readonly store: EventStore,
     private readonly streams: MatchStreams,
     @Inject(edgeConfig.KEY) private readonly config: ConfigType<typeof edgeConfig>,
-  ) {}
+  ) {
+    this.quota = new StreamQuota(config.streamsPerAddress, config.streamsPerToken);
+  }
+
+  private readonly quota: StreamQuota;
 
   async open(matchId: string, viewer: Viewer, after: number, req: Request, res: Response): Promise<void> {
     const known = await this.streams.load(matchId);
@@ -40,10 +45,17 @@ export class EventStreamService {
       res.status(204).end();
       return;
     }
+    // Each open stream holds memory and a socket for as long as the client likes: bounded per caller.
+    const auth = req.headers.authorization;
+    const release = this.quota.acquire(req.ip ?? req.socket.remoteAddress ?? '?', auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+    if (!release) {
+      throw new ProblemException('TOO_MANY_STREAMS', 'Too many live streams are open for this address or seat token: close one first.', { retryAfter: 5 });
+    }
     const session = new StreamSession(matchId, viewer, after, res, this.store, this.streams);
     const untrack = this.hub.track(session);
     const stopListening = await this.hub.listen(matchId, (events) => session.deliver(events)).catch((err: unknown) => {
       untrack();
+      release();
       throw err;
     });
     const keepAlive = setInterval(() => session.comment('keep-alive'), this.config.sseKeepAliveMs);
@@ -52,6 +64,7 @@ export class EventStreamService {
       clearInterval(keepAlive);
       stopListening();
       untrack();
+      release();
       session.close();
     };
     req.on('close', cleanUp);

@@ -35,6 +35,8 @@ export const PROBLEM_STATUS = {
   // The same Idempotency-Key was sent again with a different request.
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  // Too many open live streams for this address or seat token (STREAMS_PER_ADDRESS, STREAMS_PER_TOKEN).
+  TOO_MANY_STREAMS: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
   // The database cannot be reached right now; the same request may succeed after Retry-After.
@@ -70,6 +72,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Send JSON',
   IDEMPOTENCY_KEY_REUSED: 'That Idempotency-Key was used for a different request',
   RATE_LIMITED: 'Too many requests',
+  TOO_MANY_STREAMS: 'Too many open live streams',
   INTERNAL_ERROR: 'Internal error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',
