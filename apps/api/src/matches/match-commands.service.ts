@@ -20,7 +20,7 @@ import { ProblemException } from '../problem/problem';
 import { MetricsService } from '../metrics/metrics.service';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
-import { MatchWriter, PROJECT_FN } from './match-writer.service';
+import { answerOf, MatchWriter, PROJECT_FN } from './match-writer.service';
 import { SeatCredentials } from './seat-credentials.service';
 import type { LoadedMatch } from './state-cache';
 
@@ -152,7 +152,7 @@ export class MatchCommands {
     if (stored.requestHash !== requestHash) {
       throw new ProblemException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first used for a different command.');
     }
-    return stored.response as CommandResult;
+    return answerOf(stored.response) as CommandResult;
   }
 
   private async toRulesCommand(matchId: string, seat: Seat, command: SeatCommand, current: LoadedMatch): Promise<Command> {

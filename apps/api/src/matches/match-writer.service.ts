@@ -93,7 +93,7 @@ export class MatchWriter {
       const answer = d.answer({ events, state, from: current.version + 1, version, at });
       try {
         const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
-          idempotency: d.idempotency ? { ...d.idempotency, response: answer } : undefined,
+          idempotency: d.idempotency ? { ...d.idempotency, response: storedAnswer(answer) } : undefined,
           inline: {
             fn: PROJECT_FN,
             arg: {
@@ -103,7 +103,7 @@ export class MatchWriter {
             },
           },
         });
-        if (outcome.status === 'replayed') return outcome.response as T;
+        if (outcome.status === 'replayed') return answerOf(outcome.response) as T;
       } catch (error) {
         if (error instanceof ConcurrencyError) continue;
         if (error instanceof IdempotencyKeyReuseError) {
@@ -118,3 +118,12 @@ export class MatchWriter {
     throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');
   }
 }
+
+/**
+ * A first answer kept for retries as its JSON text (a jsonb string): a jsonb object would come back
+ * with its keys reordered, and a retry must get the same bytes as the first answer.
+ */
+export const storedAnswer = (answer: unknown): string => JSON.stringify(answer);
+
+/** The answer kept by storedAnswer (or, from rows written before it, the object itself). */
+export const answerOf = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : stored);
