@@ -234,6 +234,8 @@ function commandOf(e: BismarckEvent, state: MatchState): Command | null {
       return { type: 'createMatch', ...e.data };
     case 'SeatJoined':
       return { type: 'joinSeat', seat: e.data.seat, name: e.data.name };
+    case 'TableAbandoned':
+      return { type: 'abandonTable' };
     case 'DealStarted':
       return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], ...(e.data.shuffle ? { shuffle: e.data.shuffle } : {}) };
     case 'ContractChosen':

@@ -375,7 +375,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE";
             /** @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play */
             instance?: string;
             /**
@@ -487,7 +487,7 @@ export interface components {
             id: string;
             version: number;
             /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            status: "waiting" | "playing" | "finished" | "abandoned";
             /** @enum {string} */
             phase: "deal" | "contract" | "discard" | "play" | "finished";
             dealNumber: number;
@@ -545,7 +545,7 @@ export interface components {
             options: components["schemas"]["MatchOptionsDto"];
             seats: components["schemas"]["SeatNameDto"][];
             /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            status: "waiting" | "playing" | "finished" | "abandoned";
             /** @enum {string} */
             phase: "deal" | "contract" | "discard" | "play" | "finished";
             /**
@@ -697,7 +697,7 @@ export interface components {
             options: components["schemas"]["MatchOptionsDto"];
             seats: components["schemas"]["SeatNameDto"][];
             /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            status: "waiting" | "playing" | "finished" | "abandoned";
             /** @enum {string} */
             phase: "deal" | "contract" | "discard" | "play" | "finished";
             /**
@@ -859,7 +859,7 @@ export interface components {
              * @example CardPlayed
              * @enum {string}
              */
-            type: "MatchCreated" | "SeatJoined" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
+            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
             /** Format: date-time */
             at: string;
             /**
@@ -1053,7 +1053,7 @@ export interface components {
              * @example CardPlayed
              * @enum {string}
              */
-            type: "MatchCreated" | "SeatJoined" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
+            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
             /** Format: date-time */
             at: string;
             /**
@@ -1196,7 +1196,7 @@ export interface operations {
     MatchesController_list: {
         parameters: {
             query?: {
-                status?: "waiting" | "playing" | "finished";
+                status?: "waiting" | "playing" | "finished" | "abandoned";
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
@@ -1622,7 +1622,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1727,7 +1727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1836,7 +1836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CONTRACT_ALREADY_PLAYED`, `CONTRACT_LOCKED`, `SPADES_NOT_ALLOWED`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CONTRACT_ALREADY_PLAYED`, `CONTRACT_LOCKED`, `SPADES_NOT_ALLOWED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1955,7 +1955,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2069,7 +2069,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`, `MUST_FOLLOW_SUIT`, `MUST_TRUMP`, `DISCARD_FIRST`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`, `MUST_FOLLOW_SUIT`, `MUST_TRUMP`, `DISCARD_FIRST`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2246,7 +2246,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `SEAT_TAKEN`, `CONCURRENT_UPDATE`. */
+            /** @description Problem details; `code` is one of `SEAT_TAKEN`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -12,4 +12,5 @@ import { ListPlayers1799000004000 } from './migrations/1799000004000-list-player
 /** The read side's migrations, in order (after the event store's). */
 export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000] as const;
 export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
+export { idleLobbyTables } from './lobby';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';

@@ -55,7 +55,9 @@ export const decide = (command: Command, state: MatchState): BismarckEvent[] => 
   if (command === null || typeof command !== 'object') return refuse('VALIDATION_FAILED', 'a command is an object');
   if (command.type === 'createMatch') return createMatch(command, state);
   if (state.status === 'empty') return refuse('MATCH_NOT_FOUND', 'there is no such match');
+  if (state.status === 'abandoned') return refuse('MATCH_ABANDONED', 'this lobby table was closed: its seats were not filled in time');
   if (command.type === 'joinSeat') return joinSeat(command, state);
+  if (command.type === 'abandonTable') return abandonTable(state);
   if (state.status === 'awaitingPlayers') return refuse('MATCH_NOT_STARTED', 'the match starts when all three seats are taken');
   switch (command.type) {
     case 'deal':
@@ -106,6 +108,13 @@ const joinSeat = (command: JoinSeat, state: Exclude<MatchState, { status: 'empty
   // Once the match has started, every seat is taken.
   if (state.status !== 'awaitingPlayers' || state.players[seat] !== null) refuse('SEAT_TAKEN', `seat ${seat} is taken`);
   return [{ type: 'SeatJoined', data: { seat, name } }];
+};
+
+/** Only a table still waiting for players; once the match has started it is played, not abandoned. */
+const abandonTable = (state: Exclude<MatchState, { status: 'empty' | 'abandoned' }>): BismarckEvent[] => {
+  if (state.status !== 'awaitingPlayers') return refuse('WRONG_PHASE', 'only a table still waiting for players can be abandoned');
+  const openSeats = ([0, 1, 2] as Seat[]).filter((seat) => state.players[seat] === null);
+  return [{ type: 'TableAbandoned', data: { openSeats } }];
 };
 
 const isName = (p: unknown): p is string => typeof p === 'string' && p.trim() !== '';

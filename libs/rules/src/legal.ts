@@ -64,6 +64,7 @@ export const legalActions = (state: MatchState, seat: Seat): LegalAction | null 
   switch (state.status) {
     case 'empty':
     case 'awaitingPlayers':
+    case 'abandoned':
     case 'finished':
       return null;
     case 'awaitingDeal':

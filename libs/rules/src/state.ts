@@ -74,6 +74,11 @@ export interface AwaitingPlayers {
   readonly seeded: boolean;
 }
 
+/** A lobby table closed before its seats were filled (TableAbandoned): nothing more happens in it. */
+export interface Abandoned extends Omit<AwaitingPlayers, 'status'> {
+  readonly status: 'abandoned';
+}
+
 /** Waiting for the dealer of the next deal (or of the same deal again, after a void). */
 export interface AwaitingDeal extends MatchInfo, DealSeats {
   readonly status: 'awaitingDeal';
@@ -128,9 +133,9 @@ export interface Finished extends MatchInfo {
   readonly previous: { readonly tricksTaken: Triple<number>; readonly lastTrick: TakenTrick | null } | null;
 }
 
-export type MatchState = Empty | AwaitingPlayers | AwaitingDeal | AwaitingContract | LayingAway | TrickPlay | Finished;
+export type MatchState = Empty | AwaitingPlayers | Abandoned | AwaitingDeal | AwaitingContract | LayingAway | TrickPlay | Finished;
 /** A match with all three seats taken (the lobby is not started). */
-export type StartedMatch = Exclude<MatchState, Empty | AwaitingPlayers>;
+export type StartedMatch = Exclude<MatchState, Empty | AwaitingPlayers | Abandoned>;
 export type DealInProgress = AwaitingContract | LayingAway | TrickPlay;
 
 export const initialState = (): MatchState => ({ status: 'empty' });
@@ -316,6 +321,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
       if (state.status !== 'finished') return state;
       return { ...state, totals: event.data.totals, winners: event.data.winners };
     }
+    case 'TableAbandoned':
+      return state.status === 'awaitingPlayers' ? { ...state, status: 'abandoned' } : state;
     case 'DeckCommitted':
       return state.status === 'awaitingDeal' ? { ...state, commitment: event.data.commitment, cut: null } : state;
     case 'DeckCut':

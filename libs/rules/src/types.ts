@@ -69,7 +69,14 @@ export interface JoinSeat {
   seat: Seat;
   name: string;
 }
-export type Command = JoinSeat | CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut;
+/**
+ * A lobby table whose open seats nobody took is closed (the service decides when: LOBBY_TTL_MS). It
+ * leaves the waiting list and takes no more joins.
+ */
+export interface AbandonTable {
+  type: 'abandonTable';
+}
+export type Command = JoinSeat | CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable;
 
 // ---- events: past-tense facts carrying everything replay needs ------------------------------
 
@@ -85,6 +92,8 @@ export type BismarckEvent =
       data: { matchId: string; players: Triple<string | null>; options: MatchOptions; firstDealer: Seat; seeded: boolean };
     }
   | { type: 'SeatJoined'; data: { seat: Seat; name: string } }
+  /** A lobby table closed before its seats were filled: the seats still open, for the record. */
+  | { type: 'TableAbandoned'; data: { openSeats: Seat[] } }
   | {
       type: 'DealStarted';
       data: {
@@ -135,7 +144,9 @@ export type EventType = BismarckEvent['type'];
 // ---- what callers are shown ------------------------------------------------------------------
 
 export type Phase = 'deal' | 'contract' | 'discard' | 'play' | 'finished';
-export type Status = 'waiting' | 'playing' | 'finished';
+/** A match's status as callers see it; `abandoned`: a lobby table closed before its seats were filled. */
+export const STATUSES = ['waiting', 'playing', 'finished', 'abandoned'] as const;
+export type Status = (typeof STATUSES)[number];
 
 export type LegalAction =
   | { action: 'deal' }
@@ -226,4 +237,6 @@ export type RuleErrorCode =
   /** joinSeat on a seat someone already holds. */
   | 'SEAT_TAKEN'
   /** createMatch with a seed and an open seat: the creator could compute a stranger's hand. */
-  | 'SEED_WITH_OPEN_SEATS';
+  | 'SEED_WITH_OPEN_SEATS'
+  /** A command to a lobby table that was closed because its seats were not filled in time. */
+  | 'MATCH_ABANDONED';

@@ -20,6 +20,7 @@ import type {
 const PHASES: Record<MatchState['status'], Phase> = {
   empty: 'deal',
   awaitingPlayers: 'deal',
+  abandoned: 'finished',
   awaitingDeal: 'deal',
   awaitingContract: 'contract',
   layingAway: 'discard',
@@ -57,11 +58,13 @@ export const publicView = (state: MatchState): PublicView => {
       seeded: false,
       fairness: { commitment: null, cut: null },
     };
-  if (state.status === 'awaitingPlayers')
+  if (state.status === 'awaitingPlayers' || state.status === 'abandoned')
     return {
       ...publicView({ status: 'empty' }),
       options: { ...state.options },
       seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+      status: state.status === 'abandoned' ? 'abandoned' : 'waiting',
+      phase: PHASES[state.status],
       dealsInMatch: dealsInMatch(state.options),
       dealer: state.firstDealer,
       forehand: nextSeat(state.firstDealer),
@@ -162,7 +165,7 @@ export const seatOwn = (state: MatchState, seat: Seat): SeatOwn => ({
 export const scorecard = (state: MatchState): Scorecard => {
   if (state.status === 'empty')
     return { seats: [], deals: [], contractsPlayed: [{}, {}, {}], totals: zeros(), finished: false, winners: null };
-  if (state.status === 'awaitingPlayers')
+  if (state.status === 'awaitingPlayers' || state.status === 'abandoned')
     return { ...scorecard({ status: 'empty' }), seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })) };
   return {
     seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
@@ -200,6 +203,7 @@ export const changesScorecard = (event: BismarckEvent): boolean => {
     case 'DeckCommitted':
     case 'DeckCut':
     case 'SeedRevealed':
+    case 'TableAbandoned':
       return false;
     default:
       return exhaustive(event);
@@ -210,11 +214,11 @@ export const changesScorecard = (event: BismarckEvent): boolean => {
 
 /** True once the deal with this number has been scored: nothing of it is secret any more. */
 export const isDealRevealed = (state: MatchState, deal: number): boolean =>
-  state.status !== 'empty' && state.status !== 'awaitingPlayers' && state.scored.some((d) => d.number === deal);
+  state.status !== 'empty' && state.status !== 'awaitingPlayers' && state.status !== 'abandoned' && state.scored.some((d) => d.number === deal);
 
 /** The deal an event belongs to, or null for match-level events. */
 export const dealOf = (event: BismarckEvent): number | null =>
-  event.type === 'MatchCreated' || event.type === 'SeatJoined' || event.type === 'MatchFinished' ? null : event.data.deal;
+  event.type === 'MatchCreated' || event.type === 'SeatJoined' || event.type === 'TableAbandoned' || event.type === 'MatchFinished' ? null : event.data.deal;
 
 /**
  * The event as `viewer` may see it. Never drops an event, only nulls its secret fields: the deck
@@ -235,6 +239,7 @@ export const redactEvent = (event: BismarckEvent, viewer: Viewer, revealed: bool
       return event.data.seat === viewer ? event : { type: event.type, data: { ...event.data, cards: null } };
     case 'MatchCreated':
     case 'SeatJoined':
+    case 'TableAbandoned':
     case 'ContractChosen':
     case 'CardPlayed':
     case 'TrickTaken':

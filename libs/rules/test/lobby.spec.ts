@@ -113,3 +113,30 @@ describe('evolve and visibility of lobby events', () => {
     for (const viewer of [0, 1, 2, 'spectator'] as const) expect(visibleEvents(events, viewer)).toEqual(events);
   });
 });
+
+describe('given a lobby table nobody filled', () => {
+  const waiting = history(lobby(['Ann', null, null]));
+
+  it('abandons it: TableAbandoned names the seats still open', () => {
+    given(waiting).when({ type: 'abandonTable' }).then([{ type: 'TableAbandoned', data: { openSeats: [1, 2] } }]);
+  });
+
+  it('is abandoned: status abandoned, phase finished, nobody may act', () => {
+    const state = fold([...waiting, { type: 'TableAbandoned', data: { openSeats: [1, 2] } }]);
+    expect(publicView(state)).toMatchObject({ status: 'abandoned', phase: 'finished', turn: null, seats: [{ name: 'Ann' }, { name: null }, { name: null }] });
+    expect(legalActions(state, 0)).toBeNull();
+    expect(scorecard(state)).toMatchObject({ deals: [], finished: false });
+  });
+
+  it.each([
+    ['a join', join(1, 'Bob')],
+    ['another abandonment', { type: 'abandonTable' } as Command],
+    ['a deal', { type: 'deal', seat: 0, deck: DECK } as Command],
+  ])('refuses %s: MATCH_ABANDONED', (_name, command) => {
+    given([...waiting, { type: 'TableAbandoned', data: { openSeats: [1, 2] } }]).when(command).thenThrows('MATCH_ABANDONED');
+  });
+
+  it('refuses to abandon a match that has started: WRONG_PHASE', () => {
+    given(history(lobby(['Ann', null, null]), join(1, 'Bob'), join(2, 'Cyd'))).when({ type: 'abandonTable' }).thenThrows('WRONG_PHASE');
+  });
+});

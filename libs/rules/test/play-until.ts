@@ -33,4 +33,4 @@ export const awaiting = (status: MatchState['status'], deal?: number) => (s: Mat
   s.status === status && (deal === undefined || (s.status !== 'empty' && dealOfState(s) === deal));
 
 const dealOfState = (s: Exclude<MatchState, { status: 'empty' }>): number =>
-  s.status === 'awaitingDeal' ? s.upcomingDeal : s.status === 'awaitingPlayers' ? 0 : s.dealNumber;
+  s.status === 'awaitingDeal' ? s.upcomingDeal : s.status === 'awaitingPlayers' || s.status === 'abandoned' ? 0 : s.dealNumber;

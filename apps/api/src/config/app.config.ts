@@ -12,6 +12,10 @@ export interface AppConfig {
   stateCacheSize: number;
   /** Append statements in flight at once; appends arriving meanwhile wait and share the next one. */
   appendsInFlight: number;
+  /** A lobby table with open seats and no change for this long is abandoned; 0: never. */
+  lobbyTtlMs: number;
+  /** How often this process looks for such tables. */
+  lobbySweepMs: number;
 }
 
 /** Configuration from the environment, validated once at start-up. */
@@ -27,5 +31,7 @@ export const appConfig = registerAs('app', (): AppConfig => {
     // 1 makes the largest batches: least CPU per command in the api and PostgreSQL, and the most
     // commands per second at 16 clients (2 and 4 measured 7–11 % fewer; docs/performance.md).
     appendsInFlight: envInteger('APPENDS_IN_FLIGHT', 1, 1, 64),
+    lobbyTtlMs: envInteger('LOBBY_TTL_MS', 86_400_000, 0, 31_536_000_000),
+    lobbySweepMs: envInteger('LOBBY_SWEEP_MS', 60_000, 50, 86_400_000),
   };
 });

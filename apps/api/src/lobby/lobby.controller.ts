@@ -22,7 +22,7 @@ export class LobbyController {
   @ApiParam({ name: 'seat', enum: [0, 1, 2], description: 'The open seat to take.' })
   @ApiBody({ type: JoinSeatDto, examples: { join: { value: { name: 'Bjørn' } } } })
   @ApiCreatedResponse({ type: SeatJoinedDto })
-  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'CONCURRENT_UPDATE', 'RATE_LIMITED')
+  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'MATCH_ABANDONED', 'CONCURRENT_UPDATE', 'RATE_LIMITED')
   join(@Param() params: JoinSeatParamsDto, @Body() body: JoinSeatDto): Promise<SeatJoined> {
     return this.lobby.join(parseMatchId(params.id), params.seat, body.name);
   }

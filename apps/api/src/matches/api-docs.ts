@@ -33,7 +33,7 @@ export function ApiCommand(...codes: ProblemCode[]): MethodDecorator {
     ApiMatchId(),
     ApiHeader({ name: 'If-Match', required: false, description: 'Apply only if the match is still at this version, e.g. `"12"`.' }),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retry with the same key by the same seat returns the first answer.' }),
-    ApiProblems('VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'MATCH_NOT_FOUND', 'VERSION_MISMATCH', 'IDEMPOTENCY_KEY_REUSED', 'CONCURRENT_UPDATE', ...codes),
+    ApiProblems('VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'MATCH_NOT_FOUND', 'VERSION_MISMATCH', 'IDEMPOTENCY_KEY_REUSED', 'CONCURRENT_UPDATE', 'MATCH_ABANDONED', ...codes),
   );
 }
 

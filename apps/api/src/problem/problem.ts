@@ -25,6 +25,8 @@ export const PROBLEM_STATUS = {
   MATCH_NOT_STARTED: 409,
   // A join of a seat someone already holds.
   SEAT_TAKEN: 409,
+  // A lobby table closed because its seats were not filled in time (LOBBY_TTL_MS).
+  MATCH_ABANDONED: 409,
   // Export waits for the end of the match: until then some cards are secret.
   MATCH_NOT_FINISHED: 409,
   // Another command won the race for this version and this one could not be re-decided in time.
@@ -65,6 +67,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   MATCH_EXISTS: 'The match exists already',
   MATCH_NOT_STARTED: 'The match waits for players to take its open seats',
   SEAT_TAKEN: 'That seat is taken',
+  MATCH_ABANDONED: 'This lobby table was closed before its seats were filled',
   MATCH_NOT_FINISHED: 'The match is not finished',
   CONCURRENT_UPDATE: 'The match changed while the command was decided',
   VERSION_MISMATCH: 'The match is no longer at that version',

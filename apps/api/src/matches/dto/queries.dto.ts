@@ -1,12 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { STATUSES, type Status } from '@bismarck/rules';
 
 export class ListMatchesQueryDto {
-  @ApiPropertyOptional({ enum: ['waiting', 'playing', 'finished'] })
+  @ApiPropertyOptional({ enum: STATUSES })
   @IsOptional()
-  @IsIn(['waiting', 'playing', 'finished'])
-  readonly status?: 'waiting' | 'playing' | 'finished';
+  @IsIn(STATUSES)
+  readonly status?: Status;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()

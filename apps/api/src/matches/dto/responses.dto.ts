@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, type ApiPropertyOptions } from '@nestjs/swagger';
 import { MatchOptionsDto } from './create-match.dto';
+import { STATUSES } from '@bismarck/rules';
 
 // Response shapes, for the generated OpenAPI document. The bodies themselves are built by libs/rules.
 
@@ -10,6 +11,7 @@ const CONTRACTS = ['spades', 'trump', 'notrump', 'pass'];
 const EVENT_TYPES = [
   'MatchCreated',
   'SeatJoined',
+  'TableAbandoned',
   'DeckCommitted',
   'DeckCut',
   'DealStarted',
@@ -88,7 +90,7 @@ export class PublicStateDto {
   @ApiProperty({ example: 42, description: 'Number of events in the stream.' }) readonly version!: number;
   @ApiProperty({ type: MatchOptionsDto }) readonly options!: MatchOptionsDto;
   @ApiProperty({ type: [SeatNameDto] }) readonly seats!: SeatNameDto[];
-  @ApiProperty({ enum: ['waiting', 'playing', 'finished'] }) readonly status!: string;
+  @ApiProperty({ enum: STATUSES }) readonly status!: string;
   @ApiProperty({ enum: ['deal', 'contract', 'discard', 'play', 'finished'] }) readonly phase!: string;
   @ApiProperty({ example: 1, description: '1-based; 0 before the first deal.' }) readonly dealNumber!: number;
   @ApiProperty({ example: 12 }) readonly dealsInMatch!: number;
@@ -181,7 +183,7 @@ export class EventPageDto {
 export class MatchSummaryDto {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
   @ApiProperty() readonly version!: number;
-  @ApiProperty({ enum: ['waiting', 'playing', 'finished'] }) readonly status!: string;
+  @ApiProperty({ enum: STATUSES }) readonly status!: string;
   @ApiProperty({ enum: ['deal', 'contract', 'discard', 'play', 'finished'] }) readonly phase!: string;
   @ApiProperty() readonly dealNumber!: number;
   @ApiProperty() readonly dealsInMatch!: number;

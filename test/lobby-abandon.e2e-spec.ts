@@ -1,0 +1,53 @@
+import { DataSource } from 'typeorm';
+import { EventStore } from '@bismarck/event-store';
+import { ProjectionRebuilder } from '@bismarck/projections';
+import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
+import { useTestApp } from './support/app';
+import { createMatch } from './support/player';
+
+// Lobby tables nobody joins leave the waiting list: after LOBBY_TTL_MS without a change the sweeper
+// appends TableAbandoned. Here the TTL is 300 ms and the test runs the sweep itself (no timing).
+const t = useTestApp(
+  () => Object.assign(process.env, { LOBBY_TTL_MS: '300', LOBBY_SWEEP_MS: '3600000' }),
+  () => {
+    delete process.env.LOBBY_TTL_MS;
+    delete process.env.LOBBY_SWEEP_MS;
+  },
+);
+
+const listed = async (status: string): Promise<string[]> =>
+  (await t.http().get(`/api/matches?status=${status}&limit=100`).expect(200)).body.items.map((m: { id: string }) => m.id);
+
+describe('lobby tables nobody fills', () => {
+  it('are abandoned after LOBBY_TTL_MS: out of the waiting list, no more joins, and the log still audits clean', async () => {
+    const idle = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    const full = await createMatch(t.http);
+    await new Promise((r) => setTimeout(r, 400));
+    // A table joined just now is not idle: it stays.
+    const fresh = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    expect(await listed('waiting')).toEqual(expect.arrayContaining([idle.id, fresh.id]));
+
+    expect(await t.app.get(LobbySweeper).sweep()).toBe(1);
+
+    expect(await listed('waiting')).not.toContain(idle.id);
+    expect(await listed('waiting')).toContain(fresh.id);
+    expect(await listed('abandoned')).toEqual([idle.id]);
+    expect((await t.http().get(`/api/matches/${idle.id}`).expect(200)).body).toMatchObject({ status: 'abandoned', phase: 'finished', turn: null });
+    expect((await t.http().get(`/api/matches/${full.id}`).expect(200)).body.status).toBe('playing');
+    const join = await t.http().post(`/api/matches/${idle.id}/seats/1/join`).send({ name: 'Late' });
+    expect({ status: join.status, code: join.body.code }).toEqual({ status: 409, code: 'MATCH_ABANDONED' });
+    const events = (await t.http().get(`/api/matches/${idle.id}/events`).expect(200)).body.events;
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['MatchCreated', 'TableAbandoned']);
+    expect(events[1].data).toEqual({ openSeats: [1, 2] });
+    expect((await t.http().get(`/api/matches/${idle.id}/audit`).expect(200)).body.ok).toBe(true);
+
+    // A second sweep finds nothing more; the projections equal a rebuild.
+    expect(await t.app.get(LobbySweeper).sweep()).toBe(0);
+    const db = t.app.get(DataSource);
+    const rebuilder = new ProjectionRebuilder(t.app.get(EventStore), db, (work) => db.transaction((m) => work(m)));
+    await rebuilder.rebuild();
+    const differences = await rebuilder.compare();
+    await rebuilder.dropRebuildTables();
+    for (const d of differences) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+  }, 60_000);
+});
