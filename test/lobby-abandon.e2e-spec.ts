@@ -1,8 +1,5 @@
-import { DataSource } from 'typeorm';
-import { EventStore } from '@bismarck/event-store';
-import { ProjectionRebuilder } from '@bismarck/projections';
 import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
-import { useTestApp } from './support/app';
+import { rebuildDifferences, useTestApp } from './support/app';
 import { createMatch } from './support/player';
 
 // Lobby tables nobody joins leave the waiting list: after LOBBY_TTL_MS without a change the sweeper
@@ -43,11 +40,6 @@ describe('lobby tables nobody fills', () => {
 
     // A second sweep finds nothing more; the projections equal a rebuild.
     expect(await t.app.get(LobbySweeper).sweep()).toBe(0);
-    const db = t.app.get(DataSource);
-    const rebuilder = new ProjectionRebuilder(t.app.get(EventStore), db, (work) => db.transaction((m) => work(m)));
-    await rebuilder.rebuild();
-    const differences = await rebuilder.compare();
-    await rebuilder.dropRebuildTables();
-    for (const d of differences) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+    for (const d of await rebuildDifferences(t.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
   }, 60_000);
 });

@@ -1,8 +1,5 @@
-import { DataSource } from 'typeorm';
 import { auditMatch } from '@bismarck/audit';
-import { EventStore } from '@bismarck/event-store';
-import { ProjectionRebuilder } from '@bismarck/projections';
-import { useTestApp } from './support/app';
+import { rebuildDifferences, useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 
 const t = useTestApp();
@@ -116,12 +113,7 @@ describe('lobby tables: open seats, joins, waiting', () => {
     const exported = (await t.http().get(`/api/matches/${created.id}/export`).expect(200)).body;
     expect(auditMatch(exported)).toMatchObject({ ok: true, seeded: false });
 
-    const db = t.app.get(DataSource);
-    const rebuilder = new ProjectionRebuilder(t.app.get(EventStore), db, (work) => db.transaction((m) => work(m)));
-    await rebuilder.rebuild();
-    const differences = await rebuilder.compare();
-    await rebuilder.dropRebuildTables();
-    for (const d of differences) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+    for (const d of await rebuildDifferences(t.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
   }, 120_000);
 
   it('refuses open seats in a seeded match (400 SEED_WITH_OPEN_SEATS) and creates nothing', async () => {

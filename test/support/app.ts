@@ -1,5 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { EventStore } from '@bismarck/event-store';
+import { ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
 import { createApp } from '../../apps/api/src/bootstrap';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -50,4 +53,16 @@ export function useTestApp(before?: () => void, after?: () => void): TestApp {
     await handle.close?.();
   });
   return handle;
+}
+
+/** Rebuilds every projection from the log into fresh tables and compares them with the live ones (nothing is swapped). */
+export async function rebuildDifferences(app: NestExpressApplication): Promise<TableDifference[]> {
+  const db = app.get(DataSource);
+  const rebuilder = new ProjectionRebuilder(app.get(EventStore), db, (work) => db.transaction((m) => work(m)));
+  await rebuilder.rebuild();
+  try {
+    return await rebuilder.compare();
+  } finally {
+    await rebuilder.dropRebuildTables();
+  }
 }
