@@ -86,6 +86,8 @@ class Api {
       // The bots come from one address, far faster than people: no rate limits here.
       RATE_LIMIT_PER_TOKEN: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
+      RATE_LIMIT_CREATES_PER_ADDRESS: '0',
+      STREAMS_PER_ADDRESS: '0',
     };
     const proc = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;

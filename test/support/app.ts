@@ -18,7 +18,13 @@ export interface TestApp {
 /** The whole api on a fresh database of its own: a real server with DATABASE_URL, else embedded. */
 export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
   const db = existing ?? (await createTestDatabase({ migrations: [] }));
-  const app = await createApp({ databaseUrl: db.url, embedded: db.embedded, quiet: true, poolSize: 8 });
+  // One test client creates hundreds of matches a minute: no creation limit unless a test sets one
+  // (test/edge.e2e-spec.ts tests it).
+  const limit = process.env.RATE_LIMIT_CREATES_PER_ADDRESS;
+  process.env.RATE_LIMIT_CREATES_PER_ADDRESS = limit ?? '0';
+  const app = await createApp({ databaseUrl: db.url, embedded: db.embedded, quiet: true, poolSize: 8 }).finally(() => {
+    if (limit === undefined) delete process.env.RATE_LIMIT_CREATES_PER_ADDRESS;
+  });
   await app.init();
   let stopped = false;
   const stopApp = async (): Promise<void> => {
