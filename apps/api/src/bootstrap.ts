@@ -11,8 +11,7 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig } from './config/app.config';
 import { readEdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
-import { declaredLength } from './edge/declared-length';
-import { jsonShape } from './edge/json-shape';
+import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
 import { PINO, PinoNestLogger } from './logger/logger.module';
@@ -36,9 +35,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
   applyEdge(app, readEdgeConfig());
-  app.use(declaredLength(config.bodyLimit));
-  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
-  app.use(jsonShape);
+  app.use(jsonBody(config.bodyLimit));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

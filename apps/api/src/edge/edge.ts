@@ -23,10 +23,15 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void
       maxAge: 600,
     });
   }
-  app.use('/api', rateLimiter({ perToken: config.rateLimitPerToken, perAddress: config.rateLimitPerAddress, windowMs: config.rateLimitWindowMs }));
-  // Every match stays in the log for good: creating them has a tighter limit of its own.
-  const creates = rateLimiter({ perToken: 0, perAddress: config.createsPerAddress, windowMs: config.rateLimitWindowMs });
-  app.use('/api/matches', (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' && req.path === '/' ? creates(req, res, next) : next()));
+  app.use(
+    '/api',
+    rateLimiter({
+      perToken: config.rateLimitPerToken,
+      perAddress: config.rateLimitPerAddress,
+      createsPerAddress: config.createsPerAddress,
+      windowMs: config.rateLimitWindowMs,
+    }),
+  );
   // Slow clients (headers or a body trickled in) are dropped: Node checks these on each interval.
   // (connectionsCheckingInterval is read when the server starts listening; @types/node omits the property.)
   const server = app.getHttpServer() as Server & { connectionsCheckingInterval: number };

@@ -7,6 +7,8 @@ export interface RateLimitOptions {
   /** Requests per window per client address; 0: no limit. */
   readonly perAddress: number;
   readonly windowMs: number;
+  /** Match creations (POST /api/matches) per window per client address, on top of the above; 0: no limit. */
+  readonly createsPerAddress?: number;
   readonly now?: () => number;
 }
 
@@ -43,6 +45,10 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     if (options.perAddress > 0) checks.push(hit(`a:${req.ip ?? req.socket.remoteAddress ?? '?'}`, options.perAddress, t));
     const auth = req.headers.authorization;
     if (options.perToken > 0 && typeof auth === 'string' && auth.startsWith('Bearer ')) checks.push(hit(`t:${auth.slice(7)}`, options.perToken, t));
+    // Every match stays in the log for good: creating them has a tighter limit of its own.
+    if (options.createsPerAddress && req.method === 'POST' && req.path === '/matches') {
+      checks.push(hit(`c:${req.ip ?? req.socket.remoteAddress ?? '?'}`, options.createsPerAddress, t));
+    }
     if (checks.length === 0) return next();
     const tightest = checks.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     res.setHeader('RateLimit-Policy', `${tightest.limit};w=${Math.round(options.windowMs / 1000)}`);

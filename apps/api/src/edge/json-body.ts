@@ -1,3 +1,5 @@
+import { json } from 'body-parser';
+import bytes from 'bytes';
 import type { NextFunction, Request, Response } from 'express';
 import { ProblemException } from '../problem/problem';
 
@@ -29,12 +31,29 @@ export function assertJsonShape(body: unknown): void {
   }
 }
 
-/** Express middleware after the JSON parser. */
-export function jsonShape(req: Request, _res: Response, next: NextFunction): void {
-  try {
-    assertJsonShape(req.body);
-    next();
-  } catch (error) {
-    next(error);
-  }
+/**
+ * The JSON body parser with its two guards, as one middleware (each Express layer costs every request
+ * a few microseconds): a declared Content-Length over the limit is refused before a byte is read and
+ * the connection closed (body-parser alone would read, and throw away, the whole body first), and the
+ * parsed body must pass assertJsonShape.
+ */
+export function jsonBody(limit: string): (req: Request, res: Response, next: NextFunction) => void {
+  const max = bytes.parse(limit) ?? Infinity;
+  const parse = json({ limit, type: ['application/json', 'application/*+json'] });
+  return (req, res, next) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > max) {
+      res.setHeader('Connection', 'close');
+      return next(new ProblemException('PAYLOAD_TOO_LARGE', `The body is declared as ${declared} bytes; at most ${max} are accepted.`));
+    }
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      try {
+        assertJsonShape(req.body);
+      } catch (error) {
+        return next(error);
+      }
+      next();
+    });
+  };
 }

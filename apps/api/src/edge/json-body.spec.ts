@@ -1,4 +1,4 @@
-import { assertJsonShape, MAX_JSON_DEPTH } from './json-shape';
+import { assertJsonShape, MAX_JSON_DEPTH } from './json-body';
 
 const nested = (depth: number): unknown => {
   let v: unknown = 'x';
