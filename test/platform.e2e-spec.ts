@@ -6,7 +6,7 @@ import { bearer, createMatch, playOneAction } from './support/player';
 const t = useTestApp();
 
 describe('the OpenAPI document', () => {
-  it('is served at /docs/openapi.json with every route of API.md, its bodies, responses and problems', async () => {
+  it('is served at /docs/openapi.json with every route of the public contract (docs/clients.md), its bodies, responses and problems', async () => {
     const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
     expect(doc.openapi).toMatch(/^3\./);
     const routes = [

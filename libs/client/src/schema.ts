@@ -386,7 +386,7 @@ export interface components {
         };
         MatchOptionsDto: {
             /**
-             * @description The match schedule (RULES.md §6).
+             * @description The match schedule (docs/rules.md §6).
              * @default modern
              * @enum {string}
              */
@@ -863,7 +863,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /**
-             * @description What the caller may not see is null (RULES.md §7).
+             * @description What the caller may not see is null (docs/rules.md §7).
              * @example {
              *       "deal": 1,
              *       "trick": 1,
@@ -1057,7 +1057,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /**
-             * @description What the caller may not see is null (RULES.md §7).
+             * @description What the caller may not see is null (docs/rules.md §7).
              * @example {
              *       "deal": 1,
              *       "trick": 1,

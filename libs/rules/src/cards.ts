@@ -1,5 +1,5 @@
 // Cards inside the engine are small integers and sets of cards are bit sets; the two-character codes
-// of API.md ('AS', 'TH', '2C') exist only at the edge. This is the one place that converts.
+// of the HTTP API ('AS', 'TH', '2C') exist only at the edge. This is the one place that converts.
 //
 // A card is suit * 13 + rank, where suit 0..3 = S H D C and rank 0..12 = 2 3 4 5 6 7 8 9 T J Q K A
 // (so a higher rank number is a higher card, and 0..51 is the order of `freshDeck`).

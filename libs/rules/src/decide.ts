@@ -263,7 +263,7 @@ const dealScored = (state: TrickPlay, tricks: Triple<number>): BismarckEvent[] =
   return [scored, { type: 'MatchFinished', data: { totals, winners: winnersOf(totals) } }];
 };
 
-/** Forehand leads while still holding 20 cards (RULES.md 2.7). */
+/** Forehand leads while still holding 20 cards (docs/rules.md §2.7). */
 const leadBeforeDiscard = (command: PlayCard, state: LayingAway): BismarckEvent[] => {
   actingSeat(command.seat, state.forehand, 'forehand has to lay away first');
   const c = cardId(command.card);

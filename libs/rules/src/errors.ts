@@ -1,7 +1,7 @@
 import type { RuleErrorCode } from './types';
 
 /**
- * The one error the rules throw. `code` is a stable string of API.md; the HTTP layer maps codes to
+ * The one error the rules throw. `code` is a stable string of the public HTTP contract; the HTTP layer maps codes to
  * statuses. The message is for humans and never names a card that another seat has not seen.
  */
 export class RuleViolation extends Error {

@@ -28,7 +28,7 @@ const flag = (name: string, value: unknown, fallback: boolean): boolean => {
   return value as boolean;
 };
 
-/** Fills in the defaults of RULES.md and refuses unknown options or values (VALIDATION_FAILED). */
+/** Fills in the defaults of docs/rules.md and refuses unknown options or values (VALIDATION_FAILED). */
 export const resolveOptions = (partial: Partial<MatchOptions> = {}): MatchOptions => {
   if (partial === null || typeof partial !== 'object' || Array.isArray(partial))
     refuse('VALIDATION_FAILED', 'options must be an object');

@@ -1,4 +1,4 @@
-// Quotas and points of one deal (RULES.md section 5).
+// Quotas and points of one deal (docs/rules.md §5).
 import type { Contract, MatchOptions, Seat, Triple } from './types';
 
 export const CONTRACTS: readonly Contract[] = ['spades', 'trump', 'notrump', 'pass'];

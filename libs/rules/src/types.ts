@@ -155,7 +155,7 @@ export type LegalAction =
   | { action: 'discard'; count: number }
   | { action: 'play'; cards: Card[] };
 
-/** The spectator's view: only public information (RULES.md section 7). */
+/** The spectator's view: only public information (docs/rules.md §7). */
 export interface PublicView {
   options: MatchOptions;
   /** `name` is null for a seat still open (status `waiting`). */
@@ -218,7 +218,7 @@ export interface Scorecard {
   winners: Seat[] | null;
 }
 
-/** Stable codes of API.md; the HTTP layer maps them to statuses. */
+/** Stable codes of the public HTTP contract; the HTTP layer maps them to statuses. */
 export type RuleErrorCode =
   | 'NOT_YOUR_TURN'
   | 'MUST_FOLLOW_SUIT'

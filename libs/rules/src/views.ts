@@ -32,7 +32,7 @@ const copyTrick = (cards: readonly PlayedCard[]): PlayedCard[] => cards.map((p) 
 const copyTaken = (t: TakenTrick | null | undefined) => (t ? { cards: copyTrick(t.cards), winner: t.winner } : null);
 const zeros = (): Triple<number> => [0, 0, 0];
 
-/** The spectator's view: only public information (RULES.md section 7). */
+/** The spectator's view: only public information (docs/rules.md §7). */
 export const publicView = (state: MatchState): PublicView => {
   if (state.status === 'empty')
     return {
@@ -223,7 +223,7 @@ export const dealOf = (event: BismarckEvent): number | null =>
 /**
  * The event as `viewer` may see it. Never drops an event, only nulls its secret fields: the deck
  * order (nobody, until scored), other seats' hands, forehand's laid-away cards (forehand only).
- * `revealed`: the event's deal has been scored, so nothing of it is secret (RULES.md section 7).
+ * `revealed`: the event's deal has been scored, so nothing of it is secret (docs/rules.md §7).
  */
 export const redactEvent = (event: BismarckEvent, viewer: Viewer, revealed: boolean): BismarckEvent => {
   if (revealed) return event;

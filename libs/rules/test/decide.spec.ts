@@ -23,7 +23,7 @@ import { awaiting, playUntil } from './play-until';
 const DECK = shuffleDeck('decide-spec', 1);
 
 describe('options', () => {
-  it('fills in the defaults of RULES.md', () => {
+  it('fills in the defaults of docs/rules.md', () => {
     expect(resolveOptions()).toEqual({
       schedule: 'modern',
       scoring: 'zeroSum',

@@ -179,7 +179,7 @@ export class MatchCommands {
 }
 
 
-/** The event as this caller may see it now (RULES.md §7). */
+/** The event as this caller may see it now (docs/rules.md §7). */
 export function eventView(event: BismarckEvent, version: number, at: string, viewer: Viewer, now: MatchState): EventView {
   const deal = (event.data as { deal?: number }).deal;
   const revealed = deal !== undefined && isDealRevealed(now, deal);

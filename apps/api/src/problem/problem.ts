@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 
-/** Stable machine-readable error codes (API.md), each with the status it leaves as. */
+/** Stable machine-readable error codes of the public contract, each with the status it leaves as. */
 export const PROBLEM_STATUS = {
   VALIDATION_FAILED: 400,
   // A seeded (sandbox) match with an open seat: its creator could compute the stranger's hand.

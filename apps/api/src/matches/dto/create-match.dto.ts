@@ -4,7 +4,7 @@ import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, ValidateNested 
 import { IsSeatNames } from '../../lobby/seat-names.validator';
 
 export class MatchOptionsDto {
-  @ApiPropertyOptional({ enum: ['modern', 'traditional', 'quick'], default: 'modern', description: 'The match schedule (RULES.md §6).' })
+  @ApiPropertyOptional({ enum: ['modern', 'traditional', 'quick'], default: 'modern', description: 'The match schedule (docs/rules.md §6).' })
   @IsOptional()
   @IsIn(['modern', 'traditional', 'quick'])
   readonly schedule?: 'modern' | 'traditional' | 'quick';

@@ -163,7 +163,7 @@ export class EventDto {
     type: 'object',
     additionalProperties: true,
     example: { deal: 1, trick: 1, seat: 2, card: 'QH' },
-    description: 'What the caller may not see is null (RULES.md §7).',
+    description: 'What the caller may not see is null (docs/rules.md §7).',
   })
   readonly data!: Record<string, unknown>;
 }
