@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { problemBody } from '../problem/problem';
+import { bearerToken, clientAddress } from './caller';
 
 export interface RateLimitOptions {
   /** Requests per window per bearer token; 0: no limit. */
@@ -42,12 +43,13 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
       sweepAt = t + options.windowMs;
     }
     const checks: { remaining: number; reset: number; limit: number }[] = [];
-    if (options.perAddress > 0) checks.push(hit(`a:${req.ip ?? req.socket.remoteAddress ?? '?'}`, options.perAddress, t));
-    const auth = req.headers.authorization;
-    if (options.perToken > 0 && typeof auth === 'string' && auth.startsWith('Bearer ')) checks.push(hit(`t:${auth.slice(7)}`, options.perToken, t));
+    const address = clientAddress(req);
+    const token = bearerToken(req);
+    if (options.perAddress > 0) checks.push(hit(`a:${address}`, options.perAddress, t));
+    if (options.perToken > 0 && token !== undefined) checks.push(hit(`t:${token}`, options.perToken, t));
     // Every match stays in the log for good: creating them has a tighter limit of its own.
     if (options.createsPerAddress && req.method === 'POST' && req.path === '/matches') {
-      checks.push(hit(`c:${req.ip ?? req.socket.remoteAddress ?? '?'}`, options.createsPerAddress, t));
+      checks.push(hit(`c:${address}`, options.createsPerAddress, t));
     }
     if (checks.length === 0) return next();
     const tightest = checks.reduce((a, b) => (b.remaining < a.remaining ? b : a));

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { evolve, type MatchState, type Viewer } from '@bismarck/rules';
 import { EventStore, type StoredEvent } from '@bismarck/event-store';
 import { edgeConfig } from '../config/edge.config';
+import { bearerToken, clientAddress } from '../edge/caller';
 import { ProblemException } from '../problem/problem';
 import { eventView } from '../matches/match-commands.service';
 import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
@@ -46,8 +47,7 @@ export class EventStreamService {
       return;
     }
     // Each open stream holds memory and a socket for as long as the client likes: bounded per caller.
-    const auth = req.headers.authorization;
-    const release = this.quota.acquire(req.ip ?? req.socket.remoteAddress ?? '?', auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+    const release = this.quota.acquire(clientAddress(req), bearerToken(req));
     if (!release) {
       throw new ProblemException('TOO_MANY_STREAMS', 'Too many live streams are open for this address or seat token: close one first.', { retryAfter: 5 });
     }

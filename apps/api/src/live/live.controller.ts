@@ -1,10 +1,9 @@
-import { Controller, Get, Headers, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
-import { MatchIdParam } from '../matches/match-id';
 import { CurrentViewer, SeatGuard } from '../matches/seat.guard';
 import { StreamQueryDto } from './stream-query.dto';
 import { EventStreamService } from './event-stream.service';
@@ -41,7 +40,7 @@ export class LiveController {
   @ApiResponse({ status: 204, description: 'The match is finished and the caller has every event.' })
   @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED')
   async stream(
-    @MatchIdParam() id: string,
+    @Param('id') id: string,
     @Query() query: StreamQueryDto,
     @Headers('last-event-id') lastEventId: string | undefined,
     @CurrentViewer() viewer: Viewer,

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
@@ -6,7 +6,6 @@ import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
 import { CommandResultDto } from './dto/responses.dto';
 import { MatchCommands, type CommandOptions, type CommandResult } from './match-commands.service';
-import { MatchIdParam } from './match-id';
 import { CurrentSeat, SeatGuard, SeatRequired } from './seat.guard';
 
 /** The four seat commands. Each answers with the new version and the events it appended. */
@@ -28,7 +27,7 @@ export class CommandsController {
   @ApiBody({ type: CutDto, examples: { cut: { value: { cut: 'k7Qz-42' } } } })
   @ApiOkResponse({ type: CommandResultDto })
   @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE')
-  cut(@MatchIdParam() id: string, @CurrentSeat() seat: Seat, @Body() body: CutDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+  cut(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: CutDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'cut', cut: body.cut }, commandOptions(headers));
   }
 
@@ -38,7 +37,7 @@ export class CommandsController {
   @ApiOperation({ summary: 'Deal the next deal (the dealer)' })
   @ApiOkResponse({ type: CommandResultDto })
   @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE')
-  deal(@MatchIdParam() id: string, @CurrentSeat() seat: Seat, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+  deal(@Param('id') id: string, @CurrentSeat() seat: Seat, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'deal' }, commandOptions(headers));
   }
 
@@ -50,7 +49,7 @@ export class CommandsController {
   @ApiOkResponse({ type: CommandResultDto })
   @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CONTRACT_ALREADY_PLAYED', 'CONTRACT_LOCKED', 'SPADES_NOT_ALLOWED')
   chooseContract(
-    @MatchIdParam() id: string,
+    @Param('id') id: string,
     @CurrentSeat() seat: Seat,
     @Body() body: ChooseContractDto,
     @Headers() headers: Record<string, string>,
@@ -65,7 +64,7 @@ export class CommandsController {
   @ApiBody({ type: DiscardDto })
   @ApiOkResponse({ type: CommandResultDto })
   @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CARD_NOT_IN_HAND')
-  discard(@MatchIdParam() id: string, @CurrentSeat() seat: Seat, @Body() body: DiscardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+  discard(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: DiscardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'discard', cards: body.cards }, commandOptions(headers));
   }
 
@@ -76,7 +75,7 @@ export class CommandsController {
   @ApiBody({ type: PlayCardDto })
   @ApiOkResponse({ type: CommandResultDto })
   @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CARD_NOT_IN_HAND', 'MUST_FOLLOW_SUIT', 'MUST_TRUMP', 'DISCARD_FIRST')
-  play(@MatchIdParam() id: string, @CurrentSeat() seat: Seat, @Body() body: PlayCardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+  play(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: PlayCardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'playCard', card: body.card }, commandOptions(headers));
   }
 }

@@ -1,4 +1,3 @@
-import { Param, type PipeTransform } from '@nestjs/common';
 import { ProblemException } from '../problem/problem';
 
 /** The service names every match with a lowercase UUID (crypto.randomUUID). */
@@ -12,12 +11,3 @@ export function parseMatchId(value: unknown): string {
   if (typeof value === 'string' && MATCH_ID.test(value)) return value;
   throw new ProblemException('MATCH_NOT_FOUND', 'There is no such match (match ids are lowercase UUIDs).');
 }
-
-class MatchIdPipe implements PipeTransform<unknown, string> {
-  transform(value: unknown): string {
-    return parseMatchId(value);
-  }
-}
-
-/** The `:id` of a match route, checked by parseMatchId. */
-export const MatchIdParam = (): ParameterDecorator => Param('id', new MatchIdPipe());

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
@@ -16,7 +16,6 @@ import {
 } from './dto/responses.dto';
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { MatchQueries, type EventPage, type MatchPage, type Versioned } from './match-queries.service';
-import { MatchIdParam } from './match-id';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from './seat.guard';
 
 @ApiTags('matches')
@@ -58,7 +57,7 @@ export class MatchesController {
   @ApiMatchId()
   @ApiOkResponse({ type: PublicStateDto })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  async state(@MatchIdParam() id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  async state(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.publicState(id));
   }
 
@@ -71,7 +70,7 @@ export class MatchesController {
   @ApiMatchId()
   @ApiOkResponse({ type: SeatViewDto })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  async view(@MatchIdParam() id: string, @CurrentSeat() seat: Seat, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  async view(@Param('id') id: string, @CurrentSeat() seat: Seat, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.seatView(id, seat));
   }
 
@@ -81,7 +80,7 @@ export class MatchesController {
   @ApiMatchId()
   @ApiOkResponse({ type: ScorecardDto })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  async scorecard(@MatchIdParam() id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  async scorecard(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.scorecard(id));
   }
 
@@ -95,7 +94,7 @@ export class MatchesController {
   @ApiMatchId()
   @ApiOkResponse({ type: EventPageDto })
   @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  events(@MatchIdParam() id: string, @Query() query: EventsQueryDto, @CurrentViewer() viewer: Viewer): Promise<EventPage> {
+  events(@Param('id') id: string, @Query() query: EventsQueryDto, @CurrentViewer() viewer: Viewer): Promise<EventPage> {
     return this.queries.events(id, viewer, query.after ?? 0, query.limit ?? 100);
   }
 }

@@ -26,7 +26,8 @@ export class SeatGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<WithViewer>();
-    // Guards run before pipes: the id's shape is checked here before it reaches SQL.
+    // Every /api/matches/{id} route but the lobby's join has this guard, and guards run before pipes:
+    // the id's shape is checked here, once, before it reaches SQL.
     const seat = await this.credentials.seatFor(parseMatchId(req.params.id), req.headers.authorization);
     if (seat === null && this.reflector.get<boolean>(SEAT_REQUIRED, context.getHandler())) {
       throw new ProblemException('UNAUTHORIZED', 'This route acts for a seat: send "Authorization: Bearer <seat token>".');

@@ -1,9 +1,8 @@
-import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ExportedMatch } from '@bismarck/audit';
 import type { Viewer } from '@bismarck/rules';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
-import { MatchIdParam } from '../matches/match-id';
 import { CurrentViewer, SeatGuard } from '../matches/seat.guard';
 import { AuditDto, ExportDto, ReplayDto, ReplayQueryDto } from './replay.dto';
 import { ReplayService, type AuditResult, type ReplayView } from './replay.service';
@@ -23,7 +22,7 @@ export class ReplayController {
   @ApiMatchId()
   @ApiOkResponse({ type: ReplayDto })
   @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  replay(@MatchIdParam() id: string, @Query() query: ReplayQueryDto, @CurrentViewer() viewer: Viewer): Promise<ReplayView> {
+  replay(@Param('id') id: string, @Query() query: ReplayQueryDto, @CurrentViewer() viewer: Viewer): Promise<ReplayView> {
     return this.replays.replay(id, query.version, viewer);
   }
 
@@ -35,7 +34,7 @@ export class ReplayController {
   @ApiMatchId()
   @ApiOkResponse({ type: AuditDto })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  audit(@MatchIdParam() id: string): Promise<AuditResult> {
+  audit(@Param('id') id: string): Promise<AuditResult> {
     return this.replays.audit(id);
   }
 
@@ -47,7 +46,7 @@ export class ReplayController {
   @ApiMatchId()
   @ApiOkResponse({ type: ExportDto })
   @ApiProblems('MATCH_NOT_FOUND', 'MATCH_NOT_FINISHED', 'UNAUTHORIZED', 'FORBIDDEN')
-  export(@MatchIdParam() id: string): Promise<ExportedMatch> {
+  export(@Param('id') id: string): Promise<ExportedMatch> {
     return this.replays.exportFinished(id);
   }
 }
