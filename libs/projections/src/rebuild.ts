@@ -177,7 +177,8 @@ function project(id: string, fold: Fold): MatchProjection {
   return projectMatch(id, fold.version, fold.state, { createdAt: fold.createdAt, updatedAt: fold.updatedAt }, fold.scorecardAt);
 }
 
-async function rowsOf(result: Promise<unknown>): Promise<Record<string, unknown>[]> {
+/** The rows of a query through TypeORM (an array) or pg (`{ rows }`). */
+export async function rowsOf(result: Promise<unknown>): Promise<Record<string, unknown>[]> {
   const r = await result;
   return Array.isArray(r) ? r : ((r as { rows: Record<string, unknown>[] }).rows ?? []);
 }
