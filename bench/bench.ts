@@ -47,7 +47,7 @@ import {
 } from '@bismarck/rules';
 import { postgresDataSourceOptions, runMigrationsLocked, startEmbeddedPostgres } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
-import { projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt } from '@bismarck/projections';
+import { foldOnto, projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt, UNBORN } from '@bismarck/projections';
 
 // ---------------------------------------------------------------- configuration
 const flags = new Map(
@@ -681,16 +681,16 @@ async function generateLog(store: EventStore, target: number, already: number): 
       }
     }
     const at = (i: number): string => new Date(base + n * 10_000_000 + i * 1000).toISOString();
-    let folded = initialState();
+    let folded = UNBORN;
     for (let from = 0; from < events.length; from += CHUNK) {
       const chunk: BismarckEvent[] = events.slice(from, from + CHUNK);
-      folded = chunk.reduce(evolve, folded);
-      const version = from + chunk.length;
+      folded = foldOnto(folded, chunk);
+      const { version } = folded;
       await store.append(
         id,
         from,
         chunk.map((e, i) => ({ type: e.type, data: e.data, metadata: { at: at(from + i) } })),
-        { inline: { fn: 'bismarck_project', arg: projectMatch(id, version, folded, { createdAt: at(0), updatedAt: at(version - 1) }, scorecardChangedAt(chunk, from + 1)) } },
+        { inline: { fn: 'bismarck_project', arg: projectMatch(id, folded, { createdAt: at(0), updatedAt: at(version - 1) }, scorecardChangedAt(chunk, from + 1)) } },
       );
     }
     written += events.length;

@@ -32,11 +32,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function verify(doc: unknown): Promise<{ code: number; out: string }> {
+async function verify(doc: unknown, ...flags: string[]): Promise<{ code: number; out: string }> {
   const file = join(dir, `m-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));
   try {
-    const { stdout } = await run(process.execPath, [CLI, 'verify', file]);
+    const { stdout } = await run(process.execPath, [CLI, 'verify', file, ...flags]);
     return { code: 0, out: stdout };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -69,6 +69,17 @@ describe('bismarck verify <file> (offline, no server, no database)', () => {
     const flipped = await verify({ ...exported, seeded: true });
     expect(flipped.code).toBe(1);
     expect(flipped.out).toMatch(/hashed MatchCreated says seeded=false/);
+  });
+
+  it('--pin checks a hash kept during play: exit 0 when the export holds it, 1 when not or when malformed', async () => {
+    const events = exported.events as unknown as { version: number; hash: string }[];
+    const kept = events[4];
+    expect(await verify(exported, '--pin', `${kept.version}:${kept.hash}`)).toMatchObject({ code: 0, out: expect.stringMatching(/ok {3}pin/) });
+    const other = await verify(exported, '--pin', `${kept.version}:${events[5].hash}`);
+    expect(other.code).toBe(1);
+    expect(other.out).toMatch(/FAIL pin/);
+    expect((await verify(exported, '--pin', `${events.length + 1}:${kept.hash}`)).out).toMatch(/cut short/);
+    expect(await verify(exported, '--pin', 'five')).toMatchObject({ code: 1, out: expect.stringMatching(/--pin must be/) });
   });
 
   it('a file that is not an export fails with exit 1', async () => {

@@ -12,7 +12,7 @@ import type { DataSource } from 'typeorm';
 import { auditMatch, EXPORT_FORMAT, type ExportedMatch } from '@bismarck/audit';
 import { EventStore } from '@bismarck/event-store';
 import { PROJECTION_TABLES, ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
-import { evolve, initialState, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
+import { evolve, initialState, nothingSecret, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, openDataSource, type TestDatabase } from './database';
 import { seededPick } from './player';
@@ -265,6 +265,8 @@ interface LiveMatch {
   leadsTriedUpTo: number;
   done: boolean;
   seen: Seen[];
+  /** Every checkpoint the public state showed: version → hash, as a client pins the chain. */
+  pins: Map<number, string>;
   pick: (xs: any[]) => any;
 }
 
@@ -439,6 +441,7 @@ class Journey {
       leadsTriedUpTo: -1,
       done: false,
       seen: [],
+      pins: new Map(),
       pick: seededPick(this.plan.pickSeed + index * 7919),
     };
     for (const s of res.body.seats as { seat: Seat; token: string }[]) m.tokens[s.seat] = s.token;
@@ -522,6 +525,7 @@ class Journey {
   private async step(m: LiveMatch): Promise<void> {
     const state = await this.get(m, 'spectator', `/api/matches/${m.id}`);
     if (state.status !== 200) return this.stuck(m, 'state', `the public state answered ${state.status} ${short(state.body)}`);
+    this.pin(m, state.body);
     if (state.body.status === 'finished' || (!m.plan.finish && m.actions >= m.plan.stopAfter)) {
       m.done = true;
       return;
@@ -717,6 +721,17 @@ class Journey {
     if (res.status !== 200) this.fail('peek', m, `${viewer} GET ${path.replace(base, '…')} at version ${latest} answered ${res.status} ${short(res.body)}`);
   }
 
+  /** Keeps the state's checkpoint, as a client pinning the chain would (checked in checkPins). */
+  private pin(m: LiveMatch, state: any): void {
+    const c = state.checkpoint;
+    if (!c || !Number.isInteger(c.version) || typeof c.hash !== 'string' || c.version > state.version) {
+      return this.fail('pins', m, `state at version ${state.version} has checkpoint ${short(c)}`);
+    }
+    const kept = m.pins.get(c.version);
+    if (kept !== undefined && kept !== c.hash) this.fail('pins', m, `checkpoint ${c.version} was shown with two hashes`);
+    m.pins.set(c.version, c.hash);
+  }
+
   // ---- the promises, checked after the journey ----
 
   private async checkMatch(m: LiveMatch): Promise<void> {
@@ -730,6 +745,31 @@ class Journey {
     await this.checkScorecard(m, state, events);
     await this.lookFinally(m, log.length);
     this.checkLeaks(m, log);
+    await this.checkPins(m);
+  }
+
+  /**
+   * Every checkpoint shown still holds in the log, and none covered a secret: at each pinned version
+   * nothing of the log so far was hidden from anyone. The newest pin passes the audit's `pin` check.
+   */
+  private async checkPins(m: LiveMatch): Promise<void> {
+    const rows: { version: number; type: string; data: unknown; hash: string }[] = await this.lab.pool.query(
+      `SELECT version, type, data, encode(hash, 'hex') AS hash FROM events WHERE stream_id = $1 ORDER BY version`,
+      [m.id],
+    );
+    let state: MatchState = initialState();
+    for (const row of rows) {
+      state = evolve(state, { type: row.type, data: row.data } as BismarckEvent);
+      const pinned = m.pins.get(row.version);
+      if (pinned === undefined) continue;
+      if (pinned !== row.hash) this.fail('pins', m, `the hash shown for version ${row.version} is not the log's`);
+      if (!nothingSecret(state)) this.fail('pins', m, `checkpoint ${row.version} covers a secret (status ${state.status})`);
+    }
+    const newest = Math.max(0, ...m.pins.keys());
+    if (newest === 0) return;
+    const audit = await this.get(m, 'spectator', `/api/matches/${m.id}/audit?pin=${newest}:${m.pins.get(newest)}`);
+    const check = (audit.body?.checks ?? []).find((c: { name: string }) => c.name === 'pin');
+    if (audit.status !== 200 || check?.ok !== true) this.fail('pins', m, `audit with the newest pin answered ${audit.status} ${short(check ?? audit.body)}`);
   }
 
   /** The online audit, the export verified offline, and what `bismarck verify <file>` does with the file. */

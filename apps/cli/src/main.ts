@@ -24,6 +24,7 @@ program
 program
   .command('verify <file>')
   .description('check an exported match offline (GET /api/matches/{id}/export): exit status 0 when it verifies')
+  .option('--pin <version:hash>', 'a checkpoint kept during play: the export must hold that hash at that version')
   .action(verifyCommand);
 
 registerBotCommand(program);

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { auditMatch, EXPORT_FORMAT, type ExportedMatch } from '@bismarck/audit';
+import { auditMatch, EXPORT_FORMAT, parsePin, type ExportedMatch } from '@bismarck/audit';
 
 /** Checks an exported match offline: no server, no database. Exit status 0 when every check passes. */
-export function verifyCommand(file: string): void {
+export function verifyCommand(file: string, options: { pin?: string } = {}): void {
+  const pin = options.pin === undefined ? undefined : parsePin(options.pin);
+  if (pin === null) {
+    console.error('--pin must be <version>:<64 hex digits>, a checkpoint kept during play');
+    process.exit(1);
+  }
   let doc: ExportedMatch;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8')) as ExportedMatch;
@@ -15,7 +20,7 @@ export function verifyCommand(file: string): void {
     process.exit(1);
   }
   // An export is made of a finished match only: one that does not end in MatchFinished is cut short.
-  const report = auditMatch(doc, { finished: true });
+  const report = auditMatch(doc, { finished: true, pin });
   console.log(`match ${report.matchId}: ${report.version} events, ${report.scoredDeals.length} deals scored${report.seeded ? ' (seeded: NOT provably fair)' : ''}`);
   for (const check of report.checks) console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name.padEnd(12)} ${check.detail}`);
   if (!report.seeded) console.log(`  provably fair deals: ${report.provablyFairDeals.join(', ') || 'none (no deal was cut by a seat)'}`);

@@ -24,8 +24,11 @@ export interface ExportedMatch {
   events: ExportedEvent[];
 }
 
+/** The checks, in the order a report lists them (`pin` only when a pin is given). */
+export const AUDIT_CHECKS = ['chain', 'complete', 'pin', 'commitments', 'decks', 'rules', 'scores'] as const;
+
 export interface AuditCheck {
-  name: 'chain' | 'complete' | 'commitments' | 'decks' | 'rules' | 'scores';
+  name: (typeof AUDIT_CHECKS)[number];
   ok: boolean;
   /** What was checked, or what failed. Never a card that is still secret. */
   detail: string;
@@ -39,6 +42,22 @@ export interface AuditExpectations {
   finished?: boolean;
   /** The version the service recorded for the match elsewhere (its projection): the log must reach it. */
   recordedVersion?: number;
+  /** A hash a client kept during play (a checkpoint): the log must hold it at that version. */
+  pin?: ChainPin;
+}
+
+/** One point of the hash chain as a client saw it. */
+export interface ChainPin {
+  version: number;
+  /** Lowercase hex SHA-256. */
+  hash: string;
+}
+
+/** `<version>:<hash>`, as `GET …/audit?pin=` and `verify --pin` take a pin; null when it is not one. */
+export function parsePin(text: string): ChainPin | null {
+  const m = /^([1-9][0-9]{0,9}):([0-9a-fA-F]{64})$/.exec(text);
+  if (!m || Number(m[1]) > 2 ** 31 - 1) return null;
+  return { version: Number(m[1]), hash: m[2].toLowerCase() };
 }
 
 export interface AuditReport {
@@ -86,6 +105,7 @@ export function auditMatch(exported: ExportedMatch, expect: AuditExpectations = 
   const checks = [
     checkChain(doc),
     checkComplete(exported, doc.seeded, expect),
+    ...(expect.pin ? [checkPin(doc, expect.pin)] : []),
     checkCommitments(doc, new Set(scoredDeals)),
     checkDecks(doc, new Set(scoredDeals)),
     checkRules(events),
@@ -121,6 +141,19 @@ function checkChain(doc: ExportedMatch): AuditCheck {
     previous = e.hash;
   }
   return pass('chain', `${doc.events.length} events, versions 1..${doc.events.length}, every hash covers its predecessor`);
+}
+
+/**
+ * The log still holds the hash a client pinned. The chain links each hash to everything before it,
+ * so a match here proves that no event up to the pinned version was changed, dropped or reordered.
+ */
+function checkPin(doc: ExportedMatch, pin: ChainPin): AuditCheck {
+  const event = doc.events[pin.version - 1];
+  if (!event) return fail('pin', pin.version, `the log ends at version ${doc.events.length}, before the pinned version ${pin.version}: it was cut short`);
+  if (event.hash !== pin.hash.toLowerCase()) {
+    return fail('pin', pin.version, `the log's hash at version ${pin.version} is not the pinned one: an event up to that version was changed since it was pinned`);
+  }
+  return pass('pin', `the log holds the pinned hash at version ${pin.version}: nothing up to there changed since`);
 }
 
 /** The `seeded` flag of the hashed MatchCreated (a log without one is the chain and rules checks' finding). */

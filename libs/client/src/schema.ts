@@ -307,7 +307,7 @@ export interface paths {
         };
         /**
          * Verify a match: hash chain, commitments and revealed seeds, decks, every decision, scores
-         * @description `ok` is true when every check passes; `firstFailure` names the first event version that fails. Deals still in play are checked once scored.
+         * @description `ok` is true when every check passes; `firstFailure` names the first event version that fails. Deals still in play are checked once scored. With `pin`, also checks that the log still holds a hash kept during play.
          */
         get: operations["ReplayController_audit"];
         put?: never;
@@ -534,6 +534,18 @@ export interface components {
             /** @enum {number} */
             winner: 0 | 1 | 2;
         };
+        CheckpointDto: {
+            /**
+             * @description The newest version at which nothing in the log was secret (no deal under way).
+             * @example 5
+             */
+            version: number;
+            /**
+             * @description The log's SHA-256 chain hash at that version: pin it, then check it later with `GET …/audit?pin=`.
+             * @example 5d41402abc4b2a76b9719d911017c592ae2c3f1bd2f1c5f7e2b4c1f0a1b2c3d4
+             */
+            hash: string;
+        };
         PublicStateDto: {
             /** Format: uuid */
             id: string;
@@ -618,6 +630,8 @@ export interface components {
             /** @description When finished: every seat with the highest total. */
             winners: number[] | null;
             seeded: boolean;
+            /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
+            checkpoint: components["schemas"]["CheckpointDto"];
         };
         DealActionDto: {
             /**
@@ -770,6 +784,8 @@ export interface components {
             /** @description When finished: every seat with the highest total. */
             winners: number[] | null;
             seeded: boolean;
+            /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
+            checkpoint: components["schemas"]["CheckpointDto"];
             /** @enum {number} */
             seat: 0 | 1 | 2;
             /**
@@ -874,6 +890,11 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 5d41402abc4b2a76b9719d911017c592ae2c3f1bd2f1c5f7e2b4c1f0a1b2c3d4
+             */
+            hash?: string;
         };
         EventPageDto: {
             events: components["schemas"]["EventDto"][];
@@ -887,6 +908,8 @@ export interface components {
              * @example 100
              */
             next: number | null;
+            /** @description The chain hash a client may pin now (docs/fairness.md §9). */
+            checkpoint: components["schemas"]["CheckpointDto"];
         };
         CutDto: {
             /**
@@ -993,7 +1016,7 @@ export interface components {
         };
         AuditCheckDto: {
             /** @enum {string} */
-            name: "chain" | "commitments" | "decks" | "rules" | "scores";
+            name: "chain" | "complete" | "pin" | "commitments" | "decks" | "rules" | "scores";
             ok: boolean;
             /** @example 612 decisions replayed through the rules: every event is what the rules decide */
             detail: string;
@@ -1116,6 +1139,7 @@ export type SchemaMatchListDto = components['schemas']['MatchListDto'];
 export type SchemaSeatNameDto = components['schemas']['SeatNameDto'];
 export type SchemaPlayedCardDto = components['schemas']['PlayedCardDto'];
 export type SchemaLastTrickDto = components['schemas']['LastTrickDto'];
+export type SchemaCheckpointDto = components['schemas']['CheckpointDto'];
 export type SchemaPublicStateDto = components['schemas']['PublicStateDto'];
 export type SchemaDealActionDto = components['schemas']['DealActionDto'];
 export type SchemaCutActionDto = components['schemas']['CutActionDto'];
@@ -2405,7 +2429,10 @@ export interface operations {
     };
     ReplayController_audit: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `<version>:<hash>`: a checkpoint kept during play (a state's or an event page's `checkpoint`, or an event's `hash`). Adds the check `pin`: the log must still hold that hash at that version. */
+                pin?: string;
+            };
             header?: never;
             path: {
                 /** @description The match id. */
@@ -2421,6 +2448,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */

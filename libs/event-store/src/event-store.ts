@@ -105,7 +105,7 @@ class AppendBatcher {
 
 type Row = Record<string, unknown>;
 
-const EVENT_COLUMNS = `stream_id, version, type, data, metadata, recorded_at, position::text AS position, tx_id::text AS tx_id`;
+const EVENT_COLUMNS = `stream_id, version, type, data, metadata, recorded_at, position::text AS position, tx_id::text AS tx_id, encode(hash, 'hex') AS hash`;
 
 function toEvent(row: Row): StoredEvent {
   const at = row.recorded_at;
@@ -118,6 +118,7 @@ function toEvent(row: Row): StoredEvent {
     recordedAt: at instanceof Date ? at.toISOString() : new Date(String(at)).toISOString(),
     position: String(row.position),
     txId: String(row.tx_id),
+    hash: String(row.hash),
   };
 }
 
@@ -233,11 +234,18 @@ export class EventStore {
   /** The whole stream with each event's hash and exact timestamp: what an audit or an export needs. */
   async readProvenStream(streamId: string): Promise<ProvenEvent[]> {
     const rows = await this.rows(
-      `SELECT ${EVENT_COLUMNS}, (extract(epoch FROM recorded_at) * 1000000)::bigint::text AS micros, encode(hash, 'hex') AS hash
+      `SELECT ${EVENT_COLUMNS}, (extract(epoch FROM recorded_at) * 1000000)::bigint::text AS micros
          FROM events WHERE stream_id = $1 ORDER BY events.version`,
       [streamId],
     );
-    return rows.map((row) => ({ ...toEvent(row), recordedAtMicros: String(row.micros), hash: String(row.hash) }));
+    return rows.map((row) => ({ ...toEvent(row), recordedAtMicros: String(row.micros) }));
+  }
+
+  /** The chain's hash at one version of the stream (lowercase hex). */
+  async hashAt(streamId: string, version: number): Promise<string> {
+    const [row] = await this.rows(`SELECT encode(hash, 'hex') AS hash FROM events WHERE stream_id = $1 AND version = $2`, [streamId, version]);
+    if (!row) throw new Error(`stream ${streamId} has no version ${version}`);
+    return String(row.hash);
   }
 
   /** The number of events in the stream (0 when it does not exist). */

@@ -18,14 +18,14 @@ export interface StoredEvent<T extends string = string, D = unknown> {
   readonly position: string;
   /** Id of the writing transaction (xid8 as a decimal string). */
   readonly txId: string;
+  /** SHA-256 over the previous event's hash and this event (lowercase hex): the tamper-evident chain. */
+  readonly hash: string;
 }
 
 /** A stored event with what its tamper-evident hash covers, to check the chain without the database. */
 export interface ProvenEvent<T extends string = string, D = unknown> extends StoredEvent<T, D> {
   /** recorded_at in microseconds since the epoch, as the hash covers it (a decimal string). */
   readonly recordedAtMicros: string;
-  /** SHA-256 over the previous event's hash and this event (lowercase hex). */
-  readonly hash: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { changesScorecard, publicView, scorecard, seatOwn, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
+import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
 
 export interface MatchListRow {
   id: string;
@@ -47,6 +47,29 @@ export interface StreamTimes {
 
 const SEATS: Seat[] = [0, 1, 2];
 
+/**
+ * A match folded up to `version`. `checkpoint`: the last version at which nothing was secret (no
+ * deal under way), the newest point of the hash chain that may be shown to anyone.
+ */
+export interface FoldedMatch {
+  version: number;
+  state: MatchState;
+  checkpoint: number;
+}
+
+export const UNBORN: FoldedMatch = { version: 0, state: initialState(), checkpoint: 0 };
+
+/** Folds the events that follow `from` (versions from.version + 1, …), moving the checkpoint along. */
+export function foldOnto(from: FoldedMatch, events: readonly BismarckEvent[]): FoldedMatch {
+  let { version, state, checkpoint } = from;
+  for (const event of events) {
+    state = evolve(state, event);
+    version += 1;
+    if (nothingSecret(state)) checkpoint = version;
+  }
+  return { version, state, checkpoint };
+}
+
 /** The version of the last of `events` (the first at `firstVersion`) that changed the scorecard, or null. */
 export function scorecardChangedAt(events: readonly BismarckEvent[], firstVersion: number): number | null {
   for (let i = events.length - 1; i >= 0; i--) if (changesScorecard(events[i])) return firstVersion + i;
@@ -58,7 +81,7 @@ export function scorecardChangedAt(events: readonly BismarckEvent[], firstVersio
  * the inline write of a command and a rebuild from the log, so the two cannot drift apart.
  * `scorecardAt`: the version of the last event that changed the scorecard; null leaves it out.
  */
-export function projectMatch(matchId: string, version: number, state: MatchState, times: StreamTimes, scorecardAt: number | null): MatchProjection {
+export function projectMatch(matchId: string, { version, state, checkpoint }: FoldedMatch, times: StreamTimes, scorecardAt: number | null): MatchProjection {
   const view = publicView(state);
   const projection: MatchProjection = {
     match: {
@@ -76,7 +99,8 @@ export function projectMatch(matchId: string, version: number, state: MatchState
       created_at: times.createdAt,
       updated_at: times.updatedAt,
     },
-    view: { match_id: matchId, version, doc: { id: matchId, version, ...view } },
+    // The checkpoint's hash is added when the view is read (it is in the events table, computed by the append).
+    view: { match_id: matchId, version, doc: { id: matchId, version, ...view, checkpoint: { version: checkpoint } } },
     seats: SEATS.map((seat) => ({ match_id: matchId, seat, version, doc: seatOwn(state, seat) })),
   };
   if (scorecardAt !== null) projection.scorecard = { match_id: matchId, version: scorecardAt, doc: scorecard(state) };

@@ -1,6 +1,7 @@
-import { changesScorecard, evolve, initialState, type BismarckEvent, type MatchState } from '@bismarck/rules';
+import { changesScorecard } from '@bismarck/rules';
 import { START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
-import { projectMatch, type MatchProjection } from './projection';
+import { toDomainEvent } from './event-view';
+import { foldOnto, projectMatch, UNBORN, type FoldedMatch, type MatchProjection } from './projection';
 
 /** The projection tables, each with the columns that identify a row. */
 export const PROJECTION_TABLES = [
@@ -27,9 +28,7 @@ export interface TableDifference {
   onlyRebuilt: number;
 }
 
-interface Fold {
-  state: MatchState;
-  version: number;
+interface Fold extends FoldedMatch {
   /** The version of the last event that changed the scorecard. */
   scorecardAt: number;
   createdAt: string;
@@ -158,23 +157,23 @@ export class ProjectionRebuilder {
 }
 
 function foldInto(folds: Map<string, Fold>, e: StoredEvent): Fold {
-  const domain = { type: e.type, data: e.data } as BismarckEvent;
+  const domain = toDomainEvent(e);
   const known = folds.get(e.streamId);
   if (!known) {
-    const fold = { state: evolve(initialState(), domain), version: e.version, scorecardAt: e.version, createdAt: e.recordedAt, updatedAt: e.recordedAt };
+    if (e.version !== 1) throw new Error(`stream ${e.streamId} starts at version ${e.version}`);
+    const fold = { ...foldOnto(UNBORN, [domain]), scorecardAt: e.version, createdAt: e.recordedAt, updatedAt: e.recordedAt };
     folds.set(e.streamId, fold);
     return fold;
   }
   if (e.version !== known.version + 1) throw new Error(`stream ${e.streamId}: version ${e.version} after ${known.version}`);
-  known.state = evolve(known.state, domain);
-  known.version = e.version;
+  Object.assign(known, foldOnto(known, [domain]));
   if (changesScorecard(domain)) known.scorecardAt = e.version;
   known.updatedAt = e.recordedAt;
   return known;
 }
 
 function project(id: string, fold: Fold): MatchProjection {
-  return projectMatch(id, fold.version, fold.state, { createdAt: fold.createdAt, updatedAt: fold.updatedAt }, fold.scorecardAt);
+  return projectMatch(id, fold, { createdAt: fold.createdAt, updatedAt: fold.updatedAt }, fold.scorecardAt);
 }
 
 /** The rows of a query through TypeORM (an array) or pg (`{ rows }`). */

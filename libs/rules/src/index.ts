@@ -7,7 +7,7 @@ export { quotas, points, winnersOf, CONTRACTS } from './scoring';
 export { type MatchState, initialState, evolve, fold } from './state';
 export { decide, dealHands } from './decide';
 export { legalActions, trickWinner } from './legal';
-export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, visibleEvents, dealOf } from './views';
+export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
 export { deckKey, cutterOf, CUT_PATTERN } from './fairness';
 export { randomCommand, playRandomMatch, seatToAct, mulberry32, type RandomPlay, type PlayedMatch } from './simulate';

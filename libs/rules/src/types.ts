@@ -141,6 +141,28 @@ export type BismarckEvent =
 
 export type EventType = BismarckEvent['type'];
 
+/** Every event type, in the order a match first meets them (for documents and clients). */
+export const EVENT_TYPES = [
+  'MatchCreated',
+  'SeatJoined',
+  'TableAbandoned',
+  'DeckCommitted',
+  'DeckCut',
+  'DealStarted',
+  'ContractChosen',
+  'HandsDealt',
+  'CardsLaidAway',
+  'CardPlayed',
+  'TrickTaken',
+  'DealVoided',
+  'DealScored',
+  'SeedRevealed',
+  'MatchFinished',
+] as const satisfies readonly EventType[];
+// A type added to BismarckEvent and forgotten above fails to compile here.
+const everyEventType: Exclude<EventType, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;
+void everyEventType;
+
 // ---- what callers are shown ------------------------------------------------------------------
 
 export type Phase = 'deal' | 'contract' | 'discard' | 'play' | 'finished';

@@ -212,6 +212,30 @@ export const changesScorecard = (event: BismarckEvent): boolean => {
 
 // ---- the event log as a viewer may see it ------------------------------------------------------
 
+/**
+ * True when every event so far may be shown to anyone: no deal is under way, and no voided attempt
+ * waits for its redeal (its hands stay secret until that deal is scored). Only at such a version may
+ * the log's hash be published: a hash that covers a secret hand lets a seat that knows its own hand
+ * test every way the other cards could lie against it (docs/fairness.md §9).
+ */
+export const nothingSecret = (state: MatchState): boolean => {
+  switch (state.status) {
+    case 'empty':
+    case 'awaitingPlayers':
+    case 'abandoned':
+    case 'finished':
+      return true;
+    case 'awaitingDeal':
+      return state.carried === null;
+    case 'awaitingContract':
+    case 'layingAway':
+    case 'trickPlay':
+      return false;
+    default:
+      return exhaustive(state);
+  }
+};
+
 /** True once the deal with this number has been scored: nothing of it is secret any more. */
 export const isDealRevealed = (state: MatchState, deal: number): boolean =>
   state.status !== 'empty' && state.status !== 'awaitingPlayers' && state.status !== 'abandoned' && state.scored.some((d) => d.number === deal);

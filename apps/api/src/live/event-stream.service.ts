@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Request, Response } from 'express';
-import { evolve, type MatchState, type Viewer } from '@bismarck/rules';
+import type { BismarckEvent, Viewer } from '@bismarck/rules';
 import { EventStore, type StoredEvent } from '@bismarck/event-store';
 import { edgeConfig } from '../config/edge.config';
 import { bearerToken, clientAddress } from '../edge/caller';
 import { ProblemException } from '../problem/problem';
-import { eventView } from '../matches/match-commands.service';
-import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
+import { foldOnto, storedEventView, toDomainEvent, type FoldedMatch } from '@bismarck/projections';
+import { MatchStreams } from '../matches/match-streams.service';
 import { LiveHub } from './live-hub.service';
 import { StreamQuota } from './stream-quota';
 
@@ -82,8 +82,8 @@ export class EventStreamService {
 /** One open stream: a strictly ordered writer of versions last+1, last+2, … */
 class StreamSession {
   private last: number;
-  private state: MatchState | undefined;
-  private stateVersion = 0;
+  /** The match as far as this stream has folded it: what redaction and the hashes go by. */
+  private now: FoldedMatch | undefined;
   private readonly pending: StoredEvent[] = [];
   private running = false;
   private started = false;
@@ -101,9 +101,8 @@ class StreamSession {
   }
 
   /** Catches up from the log, then starts sending what the hub delivers. */
-  async start(known: { version: number; state: MatchState }): Promise<void> {
-    this.state = known.state;
-    this.stateVersion = known.version;
+  async start(known: FoldedMatch): Promise<void> {
+    this.now = known;
     this.started = true;
     this.running = true;
     try {
@@ -167,12 +166,12 @@ class StreamSession {
   /** Sends contiguous events (each the next version), redacted against the newest state known. */
   private async send(events: readonly StoredEvent[]): Promise<void> {
     const newest = events[events.length - 1].version;
-    if (newest > this.stateVersion) await this.advanceState(events);
+    if (newest > this.now!.version) await this.advanceState(events);
     let chunk = '';
     let finished = false;
     for (const stored of events) {
       if (stored.version !== this.last + 1) continue;
-      const view = eventView(toDomainEvent(stored), stored.version, stored.recordedAt, this.viewer, this.state!);
+      const view = storedEventView(stored, this.viewer, this.now!);
       chunk += `id: ${stored.version}\ndata: ${JSON.stringify(view)}\n\n`;
       this.last = stored.version;
       if (stored.type === 'MatchFinished') finished = true;
@@ -185,24 +184,18 @@ class StreamSession {
 
   /** Folds the events into the state (reading the log when they do not follow it directly). */
   private async advanceState(events: readonly StoredEvent[]): Promise<void> {
-    let state = this.state!;
-    let version = this.stateVersion;
-    if (events[0].version > version + 1) {
+    let now = this.now!;
+    if (events[0].version > now.version + 1) {
       const fresh = await this.streams.load(this.matchId, true);
       if (fresh && fresh.version >= events[events.length - 1].version) {
-        this.state = fresh.state;
-        this.stateVersion = fresh.version;
+        this.now = fresh;
         return;
       }
-      if (fresh) ({ state, version } = fresh);
+      if (fresh) now = fresh;
     }
-    for (const e of events) {
-      if (e.version !== version + 1) continue;
-      state = evolve(state, toDomainEvent(e));
-      version = e.version;
-    }
-    this.state = state;
-    this.stateVersion = version;
+    const next: BismarckEvent[] = [];
+    for (const e of events) if (e.version === now.version + next.length + 1) next.push(toDomainEvent(e));
+    this.now = foldOnto(now, next);
   }
 
   private fail(err: unknown): void {

@@ -4,18 +4,14 @@ import {
   decide,
   evolve,
   initialState,
-  isDealRevealed,
-  redactEvent,
   RuleViolation,
   type BismarckEvent,
   type Command,
   type MatchOptions,
-  type MatchState,
   type Seat,
-  type Viewer,
 } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
-import { projectMatch, scorecardChangedAt } from '@bismarck/projections';
+import { eventView, foldOnto, projectMatch, scorecardChangedAt, UNBORN, type EventView } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { MetricsService } from '../metrics/metrics.service';
 import { DealingService } from './dealing.service';
@@ -23,13 +19,6 @@ import { MatchStreams } from './match-streams.service';
 import { answerOf, MatchWriter, PROJECT_FN } from './match-writer.service';
 import { SeatCredentials } from './seat-credentials.service';
 import type { LoadedMatch } from './state-cache';
-
-export interface EventView {
-  version: number;
-  type: string;
-  at: string;
-  data: unknown;
-}
 
 export interface CommandResult {
   version: number;
@@ -84,10 +73,11 @@ export class MatchCommands {
     const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
     const decided = decide({ type: 'createMatch', matchId: id, players, options, firstDealer, seeded }, initialState());
     const { events, seeds } = await this.dealing.complete(id, decided, decided.reduce(evolve, initialState()), seeded);
-    const state = events.reduce(evolve, initialState());
+    const folded = foldOnto(UNBORN, events);
+    const { state } = folded;
     const at = new Date().toISOString();
     const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => players[s] !== null));
-    const projection = projectMatch(id, events.length, state, { createdAt: at, updatedAt: at }, scorecardChangedAt(events, 1));
+    const projection = projectMatch(id, folded, { createdAt: at, updatedAt: at }, scorecardChangedAt(events, 1));
     await this.store.append(id, 0, events.map((e) => ({ ...e, metadata: { at } })), {
       inline: {
         fn: PROJECT_FN,
@@ -101,7 +91,7 @@ export class MatchCommands {
     });
     this.dealing.remember(seeds);
     this.credentials.remember(id, issued);
-    this.streams.remember(id, { version: events.length, state, createdAt: at, updatedAt: at });
+    this.streams.remember(id, { ...folded, createdAt: at, updatedAt: at });
     const created = events[0] as Extract<BismarckEvent, { type: 'MatchCreated' }>;
     return {
       id,
@@ -138,9 +128,9 @@ export class MatchCommands {
       idempotency: key === undefined ? undefined : { scope, key, requestHash },
       replay: () => this.replayed(matchId, scope, key, requestHash),
       decide: async (current) => decide(await this.toRulesCommand(matchId, seat, command, current), current.state),
-      answer: ({ events, state, from, version, at }) => ({
-        version,
-        events: events.map((e, i) => eventView(e, from + i, at, seat, state)),
+      answer: (written) => ({
+        version: written.version,
+        events: written.events.map((e, i) => eventView(e, written.from + i, written.at, seat, written)),
       }),
     });
   }
@@ -180,11 +170,6 @@ export class MatchCommands {
 
 
 /** The event as this caller may see it now (docs/rules.md §7). */
-export function eventView(event: BismarckEvent, version: number, at: string, viewer: Viewer, now: MatchState): EventView {
-  const deal = (event.data as { deal?: number }).deal;
-  const revealed = deal !== undefined && isDealRevealed(now, deal);
-  return { version, type: event.type, at, data: redactEvent(event, viewer, revealed).data };
-}
 
 /** A seeded match draws its first dealer from the seed too, so that the whole match is reproducible. */
 function firstDealerFromSeed(seed: string): Seat {

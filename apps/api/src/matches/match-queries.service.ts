@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { ProblemException } from '../problem/problem';
-import { eventView, type EventView } from './match-commands.service';
+import { storedEventView, type EventView } from '@bismarck/projections';
 import { parseMatchId } from './match-id';
-import { MatchStreams, toDomainEvent } from './match-streams.service';
+import { MatchStreams } from './match-streams.service';
 
 export interface Versioned<T> {
   version: number;
@@ -37,7 +37,16 @@ export interface EventPage {
   events: EventView[];
   version: number;
   next: number | null;
+  /** The newest version whose hash may be shown (nothing secret up to it), and that hash. */
+  checkpoint: { version: number; hash: string };
 }
+
+/**
+ * The view stores its checkpoint's version; its hash is the event's, read with the view (a
+ * primary-key lookup) rather than copied into every row a command writes.
+ */
+const CHECKPOINT_JOIN = `LEFT JOIN events c ON c.stream_id = v.match_id AND c.version = (v.doc #>> '{checkpoint,version}')::int`;
+const CHECKPOINT = `jsonb_build_object('checkpoint', jsonb_build_object('version', c.version, 'hash', encode(c.hash, 'hex')))`;
 
 /** The read side: projection rows, one query each, and the log as the caller may see it. */
 @Injectable()
@@ -49,14 +58,14 @@ export class MatchQueries {
   ) {}
 
   publicState(id: string): Promise<Versioned<unknown>> {
-    return this.doc('SELECT version, doc FROM match_views WHERE match_id = $1', [id], id);
+    return this.doc(`SELECT v.version, v.doc || ${CHECKPOINT} AS doc FROM match_views v ${CHECKPOINT_JOIN} WHERE v.match_id = $1`, [id], id);
   }
 
   /** The public view with the seat's own part on top (both rows are written in one transaction). */
   seatView(id: string, seat: Seat): Promise<Versioned<unknown>> {
     return this.doc(
-      `SELECT v.version, v.doc || s.doc AS doc
-         FROM match_views v JOIN seat_views s ON s.match_id = v.match_id
+      `SELECT v.version, v.doc || s.doc || ${CHECKPOINT} AS doc
+         FROM match_views v JOIN seat_views s ON s.match_id = v.match_id ${CHECKPOINT_JOIN}
         WHERE v.match_id = $1 AND s.seat = $2`,
       [id, seat],
       id,
@@ -107,10 +116,12 @@ export class MatchQueries {
     if (!latest) throw notFound(id);
     const stored = await this.store.readStream(id, { after, limit: limit + 1 });
     const page = stored.slice(0, limit);
+    const pinned = page.find((e) => e.version === latest.checkpoint);
     return {
-      events: page.map((e) => eventView(toDomainEvent(e), e.version, e.recordedAt, viewer, latest.state)),
+      events: page.map((e) => storedEventView(e, viewer, latest)),
       version: latest.version,
       next: stored.length > limit ? page[page.length - 1].version : null,
+      checkpoint: { version: latest.checkpoint, hash: pinned ? pinned.hash : await this.store.hashAt(id, latest.checkpoint) },
     };
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { fold, type BismarckEvent } from '@bismarck/rules';
+import { foldOnto, toDomainEvent, UNBORN } from '@bismarck/projections';
 import { EventStore, type StoredEvent } from '@bismarck/event-store';
 import { appConfig } from '../config/app.config';
 import { KeyedLock } from './keyed-lock';
@@ -34,8 +34,7 @@ export class MatchStreams {
     }
     if (events.length === 0) return null;
     const loaded: LoadedMatch = {
-      version: events[events.length - 1].version,
-      state: fold(events.map(toDomainEvent)),
+      ...foldOnto(UNBORN, events.map(toDomainEvent)),
       createdAt: events[0].recordedAt,
       updatedAt: events[events.length - 1].recordedAt,
     };
@@ -46,8 +45,7 @@ export class MatchStreams {
   private caughtUp(id: string, known: LoadedMatch, newer: StoredEvent[]): LoadedMatch {
     if (newer[0].version !== known.version + 1) throw new Error(`stream ${id}: version ${newer[0].version} after ${known.version}`);
     const loaded: LoadedMatch = {
-      version: newer[newer.length - 1].version,
-      state: fold(newer.map(toDomainEvent), known.state),
+      ...foldOnto(known, newer.map(toDomainEvent)),
       createdAt: known.createdAt,
       updatedAt: newer[newer.length - 1].recordedAt,
     };
@@ -67,8 +65,4 @@ export class MatchStreams {
   forget(id: string): void {
     this.cache.delete(id);
   }
-}
-
-export function toDomainEvent(stored: StoredEvent): BismarckEvent {
-  return { type: stored.type, data: stored.data } as BismarckEvent;
 }

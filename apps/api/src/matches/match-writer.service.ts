@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { evolve, RuleViolation, type BismarckEvent, type MatchState } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
-import { projectMatch, scorecardChangedAt } from '@bismarck/projections';
+import { foldOnto, projectMatch, scorecardChangedAt, type FoldedMatch } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
 import type { LoadedMatch } from './state-cache';
 
 /** What a decision appended, for building its answer. */
-export interface Written {
+export interface Written extends FoldedMatch {
   events: BismarckEvent[];
-  state: MatchState;
   /** The version of the first new event. */
   from: number;
-  version: number;
   at: string;
 }
 
@@ -87,17 +85,16 @@ export class MatchWriter {
       }
 
       const { events, seeds } = await this.dealing.complete(matchId, decided, decided.reduce(evolve, current.state), isSeeded(current.state));
-      const state = events.reduce(evolve, current.state);
-      const version = current.version + events.length;
+      const folded = foldOnto(current, events);
       const at = new Date().toISOString();
-      const answer = d.answer({ events, state, from: current.version + 1, version, at });
+      const answer = d.answer({ ...folded, events, from: current.version + 1, at });
       try {
         const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
           idempotency: d.idempotency ? { ...d.idempotency, response: storedAnswer(answer) } : undefined,
           inline: {
             fn: PROJECT_FN,
             arg: {
-              ...projectMatch(matchId, version, state, { createdAt: current.createdAt, updatedAt: at }, scorecardChangedAt(events, current.version + 1)),
+              ...projectMatch(matchId, folded, { createdAt: current.createdAt, updatedAt: at }, scorecardChangedAt(events, current.version + 1)),
               ...d.extra,
               ...(seeds.length > 0 ? { seeds } : {}),
             },
@@ -112,7 +109,7 @@ export class MatchWriter {
         throw error;
       }
       this.dealing.remember(seeds);
-      this.streams.remember(matchId, { version, state, createdAt: current.createdAt, updatedAt: at });
+      this.streams.remember(matchId, { ...folded, createdAt: current.createdAt, updatedAt: at });
       return answer;
     }
     throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');

@@ -1,8 +1,6 @@
-import type { MatchState } from '@bismarck/rules';
+import type { FoldedMatch } from '@bismarck/projections';
 
-export interface LoadedMatch {
-  version: number;
-  state: MatchState;
+export interface LoadedMatch extends FoldedMatch {
   createdAt: string;
   updatedAt: string;
 }

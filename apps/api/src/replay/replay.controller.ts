@@ -4,7 +4,7 @@ import type { ExportedMatch } from '@bismarck/audit';
 import type { Viewer } from '@bismarck/rules';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { CurrentViewer, SeatGuard } from '../matches/seat.guard';
-import { AuditDto, ExportDto, ReplayDto, ReplayQueryDto } from './replay.dto';
+import { AuditDto, AuditQueryDto, ExportDto, ReplayDto, ReplayQueryDto } from './replay.dto';
 import { ReplayService, type AuditResult, type ReplayView } from './replay.service';
 
 @ApiTags('replay and audit')
@@ -29,13 +29,13 @@ export class ReplayController {
   @Get('audit')
   @ApiOperation({
     summary: 'Verify a match: hash chain, commitments and revealed seeds, decks, every decision, scores',
-    description: '`ok` is true when every check passes; `firstFailure` names the first event version that fails. Deals still in play are checked once scored.',
+    description: '`ok` is true when every check passes; `firstFailure` names the first event version that fails. Deals still in play are checked once scored. With `pin`, also checks that the log still holds a hash kept during play.',
   })
   @ApiMatchId()
   @ApiOkResponse({ type: AuditDto })
-  @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
-  audit(@Param('id') id: string): Promise<AuditResult> {
-    return this.replays.audit(id);
+  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
+  audit(@Param('id') id: string, @Query() query: AuditQueryDto): Promise<AuditResult> {
+    return this.replays.audit(id, query.pin);
   }
 
   @Get('export')

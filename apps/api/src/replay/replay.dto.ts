@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { EventDto, SeatViewDto } from '../matches/dto/responses.dto';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { AUDIT_CHECKS } from '@bismarck/audit';
+import { LoggedEventDto, SeatViewDto } from '../matches/dto/responses.dto';
 
 export class ReplayQueryDto {
   @ApiProperty({ minimum: 1, maximum: 2147483647, example: 12, description: 'Show the state right after this event.' })
@@ -10,6 +11,16 @@ export class ReplayQueryDto {
   @Min(1)
   @Max(2147483647)
   readonly version!: number;
+}
+
+export class AuditQueryDto {
+  @ApiPropertyOptional({
+    example: '5:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    description: "`<version>:<hash>`: a checkpoint kept during play (a state's or an event page's `checkpoint`, or an event's `hash`). Adds the check `pin`: the log must still hold that hash at that version.",
+  })
+  @IsOptional()
+  @Matches(/^[1-9][0-9]{0,9}:[0-9a-fA-F]{64}$/, { message: 'pin must be <version>:<64 hex digits>' })
+  readonly pin?: string;
 }
 
 export class RevealedDealDto {
@@ -30,7 +41,7 @@ export class ReplayDto {
 }
 
 export class AuditCheckDto {
-  @ApiProperty({ enum: ['chain', 'commitments', 'decks', 'rules', 'scores'] }) readonly name!: string;
+  @ApiProperty({ enum: AUDIT_CHECKS }) readonly name!: string;
   @ApiProperty() readonly ok!: boolean;
   @ApiProperty({ example: '612 decisions replayed through the rules: every event is what the rules decide' }) readonly detail!: string;
   @ApiProperty({ nullable: true, example: null, description: 'The first event version that fails this check.' }) readonly failedAt!: number | null;
@@ -50,7 +61,7 @@ export class AuditDto {
   readonly databaseChain!: { ok: boolean; brokenAt: number | null };
 }
 
-export class ExportedEventDto extends EventDto {
+export class ExportedEventDto extends LoggedEventDto {
   @ApiProperty({ type: 'object', additionalProperties: true, example: { at: '2026-11-29T15:28:31.220Z' } }) readonly metadata!: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) readonly recordedAt!: string;
   @ApiProperty({ example: '1795966111220000', description: 'Microseconds since the epoch, as hashed.' }) readonly recordedAtMicros!: string;

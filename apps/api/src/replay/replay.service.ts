@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { auditMatch, exportOf, type AuditReport, type ExportedMatch } from '@bismarck/audit';
+import { auditMatch, exportOf, parsePin, type AuditReport, type ExportedMatch } from '@bismarck/audit';
 import { EventStore } from '@bismarck/event-store';
 import { evolve, initialState, isDealRevealed, publicView, seatOwn, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { MatchQueries } from '../matches/match-queries.service';
-import { MatchStreams, toDomainEvent } from '../matches/match-streams.service';
+import { toDomainEvent } from '@bismarck/projections';
+import { MatchStreams } from '../matches/match-streams.service';
 
 export interface ReplayView {
   /** The state right after this event. */
@@ -48,11 +49,20 @@ export class ReplayService {
     return { replayVersion: version, latestVersion: latest.version, view, revealed };
   }
 
-  async audit(id: string): Promise<AuditResult> {
+  async audit(id: string, pinText?: string): Promise<AuditResult> {
+    const pin = pinText === undefined ? undefined : parsePin(pinText);
+    if (pin === null) throw new ProblemException('VALIDATION_FAILED', 'pin must be <version>:<64 hex digits>.');
     const doc = await this.exportDocument(id);
     // The version the projection recorded in the last append's transaction: a log cut short no longer reaches it.
     const recorded = await this.queries.publicState(id);
-    const report = auditMatch(doc, { recordedVersion: recorded.version });
+    if (pin) {
+      // Only checkpoints are ever handed out; a hash past one would cover secret cards, so none is checked.
+      const { checkpoint } = recorded.body as { checkpoint: { version: number } };
+      if (pin.version > checkpoint.version) {
+        throw new ProblemException('VALIDATION_FAILED', `pin is past the match's checkpoint (version ${checkpoint.version}): no hash past it is handed out while its cards are secret.`);
+      }
+    }
+    const report = auditMatch(doc, { recordedVersion: recorded.version, pin });
     const chain = await this.store.verifyStream(id);
     return { ...report, ok: report.ok && chain.ok, databaseChain: { ok: chain.ok, brokenAt: chain.brokenAt } };
   }

@@ -1,30 +1,11 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, type ApiPropertyOptions } from '@nestjs/swagger';
 import { MatchOptionsDto } from './create-match.dto';
-import { STATUSES } from '@bismarck/rules';
+import { CONTRACTS, EVENT_TYPES, STATUSES } from '@bismarck/rules';
 
 // Response shapes, for the generated OpenAPI document. The bodies themselves are built by libs/rules.
 
 const SEAT: ApiPropertyOptions = { type: Number, enum: [0, 1, 2] };
 const TRIPLE: ApiPropertyOptions = { type: [Number], minItems: 3, maxItems: 3, example: [0, 0, 0] };
-const CONTRACTS = ['spades', 'trump', 'notrump', 'pass'];
-/** Every event type a match's log may hold (docs/clients.md has the catalogue). */
-const EVENT_TYPES = [
-  'MatchCreated',
-  'SeatJoined',
-  'TableAbandoned',
-  'DeckCommitted',
-  'DeckCut',
-  'DealStarted',
-  'ContractChosen',
-  'HandsDealt',
-  'CardsLaidAway',
-  'CardPlayed',
-  'TrickTaken',
-  'DealVoided',
-  'DealScored',
-  'SeedRevealed',
-  'MatchFinished',
-];
 
 export class SeatNameDto {
   @ApiProperty(SEAT) readonly seat!: number;
@@ -69,7 +50,7 @@ export class CutActionDto {
 }
 export class ChooseContractActionDto {
   @ApiProperty({ enum: ['chooseContract'], description: 'POST …/contract.' }) readonly action!: 'chooseContract';
-  @ApiProperty({ type: 'array', items: { type: 'string', enum: CONTRACTS }, example: ['spades', 'trump', 'notrump', 'pass'] })
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...CONTRACTS] }, example: ['spades', 'trump', 'notrump', 'pass'] })
   readonly contracts!: ('spades' | 'trump' | 'notrump' | 'pass')[];
   @ApiProperty({ type: 'array', items: { type: 'string', enum: ['S', 'H', 'D', 'C'] }, example: ['S', 'H', 'D', 'C'], description: 'Suits that may be named with `trump`.' })
   readonly trumps!: ('S' | 'H' | 'D' | 'C')[];
@@ -84,6 +65,13 @@ export class PlayActionDto {
 }
 const LEGAL_ACTIONS = { deal: DealActionDto, cut: CutActionDto, chooseContract: ChooseContractActionDto, discard: DiscardActionDto, play: PlayActionDto };
 export type LegalActionDto = DealActionDto | CutActionDto | ChooseContractActionDto | DiscardActionDto | PlayActionDto;
+
+export class CheckpointDto {
+  @ApiProperty({ example: 5, description: 'The newest version at which nothing in the log was secret (no deal under way).' })
+  readonly version!: number;
+  @ApiProperty({ example: '5d41402abc4b2a76b9719d911017c592ae2c3f1bd2f1c5f7e2b4c1f0a1b2c3d4', pattern: '^[0-9a-f]{64}$', description: "The log's SHA-256 chain hash at that version: pin it, then check it later with `GET …/audit?pin=`." })
+  readonly hash!: string;
+}
 
 export class PublicStateDto {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
@@ -110,6 +98,11 @@ export class PublicStateDto {
   @ApiProperty({ type: [Number], nullable: true, description: 'When finished: every seat with the highest total.' })
   readonly winners!: number[] | null;
   @ApiProperty() readonly seeded!: boolean;
+  @ApiProperty({
+    type: CheckpointDto,
+    description: 'The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there.',
+  })
+  readonly checkpoint!: CheckpointDto;
 }
 
 @ApiExtraModels(...Object.values(LEGAL_ACTIONS))
@@ -155,7 +148,8 @@ export class ScorecardDto {
   @ApiProperty({ type: [Number], nullable: true }) readonly winners!: number[] | null;
 }
 
-export class EventDto {
+/** An event as every response shows it (EventDto adds the chain hash where it may be shown). */
+export class LoggedEventDto {
   @ApiProperty({ example: 7 }) readonly version!: number;
   @ApiProperty({ enum: EVENT_TYPES, example: 'CardPlayed', description: 'The event catalogue: docs/clients.md.' }) readonly type!: string;
   @ApiProperty({ format: 'date-time' }) readonly at!: string;
@@ -168,6 +162,16 @@ export class EventDto {
   readonly data!: Record<string, unknown>;
 }
 
+export class EventDto extends LoggedEventDto {
+  @ApiPropertyOptional({
+    example: '5d41402abc4b2a76b9719d911017c592ae2c3f1bd2f1c5f7e2b4c1f0a1b2c3d4',
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      "The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).",
+  })
+  readonly hash?: string;
+}
+
 export class CommandResultDto {
   @ApiProperty({ example: 8, description: 'The stream version after the command.' }) readonly version!: number;
   @ApiProperty({ type: [EventDto] }) readonly events!: EventDto[];
@@ -178,6 +182,8 @@ export class EventPageDto {
   @ApiProperty({ example: 42, description: 'The current stream version.' }) readonly version!: number;
   @ApiProperty({ type: Number, nullable: true, example: 100, description: 'Pass as `after` for the next page; null at the end.' })
   readonly next!: number | null;
+  @ApiProperty({ type: CheckpointDto, description: 'The chain hash a client may pin now (docs/fairness.md §9).' })
+  readonly checkpoint!: CheckpointDto;
 }
 
 export class MatchSummaryDto {
