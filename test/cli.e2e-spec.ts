@@ -80,7 +80,7 @@ describe('bismarck verify <file> (offline, no server, no database)', () => {
     expect(other.out).toMatch(/FAIL pin/);
     expect((await verify(exported, '--pin', `${events.length + 1}:${kept.hash}`)).out).toMatch(/cut short/);
     expect(await verify(exported, '--pin', 'five')).toMatchObject({ code: 1, out: expect.stringMatching(/--pin must be/) });
-  });
+  }, 60_000);
 
   it('a file that is not an export fails with exit 1', async () => {
     const { code, out } = await verify('{"hello":1}');

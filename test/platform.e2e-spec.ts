@@ -74,6 +74,8 @@ describe('operations', () => {
     expect(text).toMatch(/bismarck_commands_total\{type="deal",outcome="accepted"\} 1/);
     expect(text).toMatch(/bismarck_commands_total\{type="deal",outcome="refused"\} 1/);
     expect(text).toMatch(/bismarck_command_duration_seconds_bucket\{le="0.005",type="deal",outcome="accepted"\}/);
+    // Every write goes through the same measure: creation and joins too.
+    expect(text).toMatch(/bismarck_commands_total\{type="createMatch",outcome="accepted"\} [1-9]/);
   });
 
   it('unknown routes answer problem+json 404', async () => {

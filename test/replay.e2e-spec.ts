@@ -102,6 +102,24 @@ describe('provably fair deals', () => {
     expect(audit.checks.find((c: { name: string }) => c.name === 'complete')).toMatchObject({ ok: false, failedAt: v - 1 });
   });
 
+  it("replays the dealer's events through the rules too: a commitment or a reveal out of place fails the rules check", () => {
+    const copy = (): ExportedMatch => JSON.parse(JSON.stringify(exported));
+    const rules = (doc: ExportedMatch) => auditMatch(doc).checks.find((c) => c.name === 'rules')!;
+    expect(rules(copy())).toMatchObject({ ok: true, detail: expect.stringMatching(/the dealer's included/) });
+    // A DeckCommitted moved before the event that precedes it: the rules do not put one there.
+    const early = copy();
+    const at = early.events.findIndex((e, i) => i > 1 && e.type === 'DeckCommitted');
+    [early.events[at - 1], early.events[at]] = [early.events[at], early.events[at - 1]];
+    early.events.forEach((e, i) => (e.version = i + 1));
+    expect(rules(early)).toMatchObject({ ok: false, failedAt: at });
+    // A seed revealed twice.
+    const twice = copy();
+    const reveal = twice.events.findIndex((e) => e.type === 'SeedRevealed');
+    twice.events.splice(reveal, 0, JSON.parse(JSON.stringify(twice.events[reveal])));
+    twice.events.forEach((e, i) => (e.version = i + 1));
+    expect(rules(twice).ok).toBe(false);
+  });
+
   it('catches a log cut short and a flipped seeded flag (the envelope is covered by no hash)', () => {
     const copy = (): ExportedMatch => JSON.parse(JSON.stringify(exported));
     // The last events dropped, MatchFinished among them: the chain of what is left is intact.

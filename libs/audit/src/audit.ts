@@ -8,6 +8,7 @@ import {
   shuffleDeck,
   type BismarckEvent,
   type Command,
+  type DealerFacts,
   type MatchState,
 } from '@bismarck/rules';
 import { eventHash, type ExportedEvent } from './chain';
@@ -86,8 +87,6 @@ export function exportOf(matchId: string, events: readonly ExportedEvent[], expo
   };
 }
 
-/** Events the dealer's side adds around the rules' decisions (not decided by the rules). */
-const DEALER_EVENTS = new Set(['DeckCommitted', 'SeedRevealed']);
 
 type E<T extends BismarckEvent['type']> = Extract<BismarckEvent, { type: T }>;
 const asEvent = (e: ExportedEvent): BismarckEvent => ({ type: e.type, data: e.data }) as BismarckEvent;
@@ -300,22 +299,16 @@ function checkRules(events: ExportedEvent[]): AuditCheck {
   let i = 0;
   while (i < events.length) {
     const logged = asEvent(events[i]);
-    if (DEALER_EVENTS.has(logged.type)) {
-      state = evolve(state, logged);
-      i++;
-      continue;
-    }
     const command = commandOf(logged, state);
     if (command === null) return fail('rules', events[i].version, `${logged.type} at version ${events[i].version} does not follow from any command`);
     let produced: BismarckEvent[];
     try {
-      produced = decide(command, state);
+      produced = decide({ ...command, dealer: dealerFactsAt(events, i) }, state);
     } catch (error) {
       const code = error instanceof RuleViolation ? error.code : 'ERROR';
       return fail('rules', events[i].version, `the rules refuse the ${command.type} recorded at version ${events[i].version} (${code})`);
     }
     for (const p of produced) {
-      while (i < events.length && DEALER_EVENTS.has(events[i].type)) state = evolve(state, asEvent(events[i++]));
       if (i >= events.length) return fail('rules', events.length, `the log ends before the ${p.type} that the rules produce`);
       if (events[i].type !== p.type || canonical(events[i].data) !== canonical(p.data)) {
         return fail('rules', events[i].version, `version ${events[i].version} is not what the rules decide (${p.type} expected, ${events[i].type} recorded)`);
@@ -325,7 +318,25 @@ function checkRules(events: ExportedEvent[]): AuditCheck {
     }
     decisions++;
   }
-  return pass('rules', `${decisions} decisions replayed through the rules: every event is what the rules decide`);
+  return pass('rules', `${decisions} decisions replayed through the rules: every event is what the rules decide, the dealer's included`);
+}
+
+/**
+ * What the dealer brought to the decision that starts at event `i`, as the log shows it: the next
+ * commitment and the revealed seeds recorded before the next deal starts. The rules then decide
+ * whether and where each belongs; a commitment or a reveal the rules do not place breaks the replay.
+ * (Whether a revealed seed matches its commitment is the commitments check's finding.)
+ */
+function dealerFactsAt(events: ExportedEvent[], i: number): DealerFacts {
+  let commitment: string | undefined;
+  const seeds: { deal: number; commitment: string; seed: string }[] = [];
+  for (let j = i; j < events.length && (j === i || events[j].type !== 'DealStarted'); j++) {
+    const e = asEvent(events[j]);
+    if (e.type === 'DeckCommitted') commitment ??= e.data.commitment;
+    // One seed per commitment, as the dealer keeps them: a seed revealed twice is out of place.
+    if (e.type === 'SeedRevealed' && !seeds.some((s) => s.commitment === e.data.commitment)) seeds.push(e.data);
+  }
+  return { commitment, seeds };
 }
 
 function checkScores(events: ExportedEvent[]): AuditCheck {

@@ -24,7 +24,7 @@ import {
   SUITS,
 } from './cards';
 import { refuse } from './errors';
-import { cut } from './fairness';
+import { cut, withDealer } from './fairness';
 import { allowedContracts, legalPlays, trickWinner } from './legal';
 import { dealPlan, resolveOptions } from './options';
 import { CONTRACTS, points, quotas, winnersOf } from './scoring';
@@ -53,6 +53,10 @@ import type {
 
 export const decide = (command: Command, state: MatchState): BismarckEvent[] => {
   if (command === null || typeof command !== 'object') return refuse('VALIDATION_FAILED', 'a command is an object');
+  return withDealer(decideMove(command, state), state, command.dealer);
+};
+
+const decideMove = (command: Command, state: MatchState): BismarckEvent[] => {
   if (command.type === 'createMatch') return createMatch(command, state);
   if (state.status === 'empty') return refuse('MATCH_NOT_FOUND', 'there is no such match');
   if (state.status === 'abandoned') return refuse('MATCH_ABANDONED', 'this lobby table was closed: its seats were not filled in time');

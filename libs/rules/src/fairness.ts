@@ -4,8 +4,8 @@
 // cutter cannot know the seed. After the deal is scored the seed is revealed and anyone can recompute.
 import { createHmac } from 'node:crypto';
 import { refuse } from './errors';
-import type { StartedMatch } from './state';
-import type { BismarckEvent, Cut, Seat } from './types';
+import { evolve, type MatchState, type StartedMatch } from './state';
+import type { BismarckEvent, Cut, DealerFacts, Seat } from './types';
 
 /** A cut is 1 to 64 visible ASCII characters: safe in logs, URLs and terminals. */
 export const CUT_PATTERN = /^[\x21-\x7e]{1,64}$/;
@@ -30,4 +30,27 @@ export const cut = (command: Cut, state: StartedMatch): BismarckEvent[] => {
     return refuse('VALIDATION_FAILED', 'a cut is 1 to 64 visible ASCII characters');
   }
   return [{ type: 'DeckCut', data: { deal: state.upcomingDeal, seat: cutter, cut: command.cut } }];
+};
+
+/**
+ * The dealer's events around a decision: the seeds of a deal revealed right after its DealScored,
+ * then a commitment to the next deck whenever the decision leaves the match waiting for a deal with
+ * none (a new match, the last seat joined, a deal scored or voided). A seeded match commits nothing.
+ */
+export const withDealer = (decided: BismarckEvent[], before: MatchState, facts: DealerFacts | undefined): BismarckEvent[] => {
+  if (!facts) return decided;
+  const events: BismarckEvent[] = [];
+  let state = before;
+  for (const event of decided) {
+    events.push(event);
+    state = evolve(state, event);
+    if (event.type !== 'DealScored') continue;
+    for (const { deal, commitment, seed } of facts.seeds ?? []) {
+      if (deal === event.data.deal) events.push({ type: 'SeedRevealed', data: { deal, commitment, seed } });
+    }
+  }
+  if (facts.commitment !== undefined && state.status === 'awaitingDeal' && state.commitment === null && !state.seeded) {
+    events.push({ type: 'DeckCommitted', data: { deal: state.upcomingDeal, commitment: facts.commitment } });
+  }
+  return events;
 };

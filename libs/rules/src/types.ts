@@ -76,7 +76,20 @@ export interface JoinSeat {
 export interface AbandonTable {
   type: 'abandonTable';
 }
-export type Command = JoinSeat | CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable;
+/**
+ * What the server's dealer brings to a decision (docs/fairness.md §7), fetched before it: the
+ * commitment to the next deck (SHA-256 of a fresh secret seed) and the seeds of the deal in play. The
+ * rules decide when each is published. Without them no dealer event is decided (a seeded match
+ * needs none).
+ */
+export interface DealerFacts {
+  /** Published as DeckCommitted when, after this decision, the match waits for a deal with no commitment. */
+  readonly commitment?: string;
+  /** The seeds committed for the deal in play (one per attempt), revealed right after its DealScored. */
+  readonly seeds?: readonly { deal: number; commitment: string; seed: string }[];
+}
+
+export type Command = (JoinSeat | CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable) & { dealer?: DealerFacts };
 
 // ---- events: past-tense facts carrying everything replay needs ------------------------------
 

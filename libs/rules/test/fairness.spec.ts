@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { type BismarckEvent, deckKey, fold, legalActions, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
+import { type BismarckEvent, type Command, decide, deckKey, fold, legalActions, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
+import { randomCommand } from '../src/simulate';
 import { create, given, history } from './given';
+import { playUntil } from './play-until';
 
 // First dealer 0: dealer 0, forehand 1, and seat 2 (on the dealer's right) cuts.
 const committed: BismarckEvent = { type: 'DeckCommitted', data: { deal: 1, commitment: sha256Hex('server-seed') } };
@@ -59,5 +61,42 @@ describe('deckKey', () => {
   it('is HMAC-SHA256(seed, "cut:" + cut) in hex with a cut', () => {
     expect(deckKey('seed', 'abc')).toBe(createHmac('sha256', 'seed').update('cut:abc').digest('hex'));
     expect(deckKey('seed', 'abc')).not.toBe(deckKey('seed', 'abd'));
+  });
+});
+
+describe("the dealer's events, decided by the rules from the facts the service brings", () => {
+  const dealer = { commitment: sha256Hex('next-seed') };
+  const unseeded = (players: (string | null)[] = ['Ann', 'Bob', 'Cyd']): Command =>
+    ({ ...create({ schedule: 'quick' }, 0), players, seeded: false }) as Command;
+
+  it('a new match commits to the deck of deal 1; a lobby table when its last seat is joined; a seeded one never', () => {
+    const [created, committedNow] = decide({ ...unseeded(), dealer }, fold([]));
+    expect(created.type).toBe('MatchCreated');
+    expect(committedNow).toEqual({ type: 'DeckCommitted', data: { deal: 1, commitment: dealer.commitment } });
+    const lobby = decide({ ...unseeded(['Ann', null, 'Cyd']), dealer }, fold([]));
+    expect(lobby.map((e) => e.type)).toEqual(['MatchCreated']);
+    expect(decide({ type: 'joinSeat', seat: 1, name: 'Bob', dealer }, fold(lobby)).map((e) => e.type)).toEqual(['SeatJoined', 'DeckCommitted']);
+    expect(decide({ ...create({}, 0), dealer }, fold([])).map((e) => e.type)).toEqual(['MatchCreated']);
+    // Without facts (as in every other test here) the rules decide no dealer event.
+    expect(decide(unseeded(), fold([])).map((e) => e.type)).toEqual(['MatchCreated']);
+  });
+
+  it("the deal's last card reveals that deal's seeds right after DealScored, then commits to the next deck", () => {
+    const start = decide({ ...unseeded(), dealer }, fold([]));
+    const { events, state } = playUntil(start, (s) => s.status === 'trickPlay' && s.trickNumber === 16 && s.trick.length === 2);
+    const last = randomCommand(state, { random: () => 0, deck: (n) => shuffleDeck('x', n) }, 1)!;
+    const seeds = [
+      { deal: 1, commitment: dealer.commitment, seed: 'next-seed' },
+      { deal: 2, commitment: 'c2', seed: 'not-this-deal' },
+    ];
+    const next = { commitment: sha256Hex('seed-2') };
+    const decided = decide({ ...last, dealer: { ...next, seeds } }, fold(events));
+    expect(decided.map((e) => e.type)).toEqual(['CardPlayed', 'TrickTaken', 'DealScored', 'SeedRevealed', 'DeckCommitted']);
+    expect(decided[3]).toEqual({ type: 'SeedRevealed', data: seeds[0] });
+    expect(decided[4]).toEqual({ type: 'DeckCommitted', data: { deal: 2, commitment: next.commitment } });
+    // A card in the middle of a deal brings nothing of the dealer's.
+    const mid = playUntil(start, (s) => s.status === 'trickPlay' && s.trickNumber === 3);
+    const play = randomCommand(mid.state, { random: () => 0, deck: (n) => shuffleDeck('x', n) }, 1)!;
+    expect(decide({ ...play, dealer: { ...next, seeds } }, mid.state).map((e) => e.type)).toEqual(['CardPlayed']);
   });
 });

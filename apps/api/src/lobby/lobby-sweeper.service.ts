@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { ConfigType } from '@nestjs/config';
 import { EventStore } from '@bismarck/event-store';
 import { idleLobbyTables } from '@bismarck/projections';
-import { decide, RuleViolation } from '@bismarck/rules';
+import { RuleViolation } from '@bismarck/rules';
 import { appConfig } from '../config/app.config';
 import { MatchWriter } from '../matches/match-writer.service';
 
@@ -46,7 +46,7 @@ export class LobbySweeper implements OnApplicationBootstrap, OnModuleDestroy {
     let abandoned = 0;
     for (const id of await idleLobbyTables(this.store.queryable, this.config.lobbyTtlMs, PER_SWEEP)) {
       try {
-        await this.writer.write(id, { decide: (current) => decide({ type: 'abandonTable' }, current.state), answer: () => undefined });
+        await this.writer.handle(id, () => ({ type: 'abandonTable' }), { answer: () => undefined });
         abandoned++;
       } catch (err) {
         if (!(err instanceof RuleViolation)) throw err; // joined (or abandoned) meanwhile

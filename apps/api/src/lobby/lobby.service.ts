@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decide, type Seat } from '@bismarck/rules';
+import type { Seat } from '@bismarck/rules';
 import { MatchWriter } from '../matches/match-writer.service';
 import { SeatCredentials } from '../matches/seat-credentials.service';
 
@@ -23,8 +23,7 @@ export class LobbyService {
 
   join(matchId: string, seat: Seat, name: string): Promise<SeatJoined> {
     const [issued] = this.credentials.issue([seat]);
-    return this.writer.write<SeatJoined>(matchId, {
-      decide: (current) => decide({ type: 'joinSeat', seat, name }, current.state),
+    return this.writer.handle<SeatJoined>(matchId, () => ({ type: 'joinSeat', seat, name }), {
       extra: { credentials: [{ match_id: matchId, seat, token_hash: issued.hash }] },
       answer: ({ state, version }) => ({
         id: matchId,

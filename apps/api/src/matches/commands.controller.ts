@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
+import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 import { ProblemException } from '../problem/problem';
 import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
@@ -16,6 +17,7 @@ export class CommandsController {
   constructor(private readonly commands: MatchCommands) {}
 
   @Post('cut')
+  @MeasuredCommand('cut')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({
@@ -32,6 +34,7 @@ export class CommandsController {
   }
 
   @Post('deal')
+  @MeasuredCommand('deal')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({ summary: 'Deal the next deal (the dealer)' })
@@ -42,6 +45,7 @@ export class CommandsController {
   }
 
   @Post('contract')
+  @MeasuredCommand('chooseContract')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({ summary: 'Announce the contract, and the trump suit with `trump` (forehand)' })
@@ -58,6 +62,7 @@ export class CommandsController {
   }
 
   @Post('discard')
+  @MeasuredCommand('discard')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({ summary: 'Lay away four cards (forehand, after taking the table cards)' })
@@ -69,6 +74,7 @@ export class CommandsController {
   }
 
   @Post('play')
+  @MeasuredCommand('playCard')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({ summary: 'Play a card to the trick (the seat to play)' })

@@ -4,6 +4,7 @@ import { appConfig } from '../config/app.config';
 import { MatchCache } from './state-cache';
 import { DataSource } from 'typeorm';
 import {
+  decide,
   deckKey,
   newServerSeed,
   SHUFFLE_ALGORITHM,
@@ -11,6 +12,7 @@ import {
   shuffleDeck,
   type BismarckEvent,
   type Card,
+  type Command,
   type MatchState,
 } from '@bismarck/rules';
 
@@ -21,8 +23,8 @@ export interface SeedRow {
   seed: string;
 }
 
-/** The events a decision gets from the dealer's side, and the secret seeds to store with them. */
-export interface Completed {
+/** A decision with the dealer's part, and the secret seed to store with it (when it committed one). */
+export interface Decided {
   events: BismarckEvent[];
   seeds: SeedRow[];
 }
@@ -67,28 +69,21 @@ export class DealingService {
   }
 
   /**
-   * Adds the dealer's events to what the rules decided: SeedRevealed right after each DealScored,
-   * and a DeckCommitted (with a new secret seed) whenever the match then waits for a deal.
+   * The rules' decision with what the dealer brings (the rules place its events): a fresh secret
+   * seed whose commitment is published if the match comes to wait for a deal, and, when the decision
+   * scores a deal, that deal's seeds to reveal (read only then, and the rules asked again).
    */
-  async complete(matchId: string, decided: BismarckEvent[], after: MatchState, seeded: boolean): Promise<Completed> {
-    if (seeded) return { events: decided, seeds: [] };
-    const events: BismarckEvent[] = [];
-    for (const event of decided) {
-      events.push(event);
-      if (event.type === 'DealScored') {
-        for (const row of await this.seedsOfDeal(matchId, event.data.deal)) {
-          events.push({ type: 'SeedRevealed', data: { deal: row.deal, commitment: row.commitment, seed: row.seed } });
-        }
-      }
+  async decide(matchId: string, command: Command, current: { state: MatchState }): Promise<Decided> {
+    const seed = newServerSeed();
+    const drawn: SeedRow = { match_id: matchId, deal: 0, commitment: sha256Hex(seed), seed };
+    let events = decide({ ...command, dealer: { commitment: drawn.commitment } }, current.state);
+    const scored = events.find((e) => e.type === 'DealScored');
+    if (scored && !isSeeded(current.state)) {
+      const seeds = await this.seedsOfDeal(matchId, scored.data.deal);
+      events = decide({ ...command, dealer: { commitment: drawn.commitment, seeds } }, current.state);
     }
-    const seeds: SeedRow[] = [];
-    if (after.status === 'awaitingDeal' && after.commitment === null) {
-      const seed = newServerSeed();
-      const row: SeedRow = { match_id: matchId, deal: after.upcomingDeal, commitment: sha256Hex(seed), seed };
-      seeds.push(row);
-      events.push({ type: 'DeckCommitted', data: { deal: row.deal, commitment: row.commitment } });
-    }
-    return { events, seeds };
+    const committed = events.find((e) => e.type === 'DeckCommitted' && e.data.commitment === drawn.commitment);
+    return { events, seeds: committed?.type === 'DeckCommitted' ? [{ ...drawn, deal: committed.data.deal }] : [] };
   }
 
   /** The caller's seed of a seeded match, kept out of the log in `match_secrets`. */
@@ -134,3 +129,5 @@ export class DealingService {
     return rows;
   }
 }
+
+const isSeeded = (state: MatchState): boolean => state.status !== 'empty' && state.seeded;

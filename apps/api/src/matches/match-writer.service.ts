@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { evolve, RuleViolation, type BismarckEvent, type MatchState } from '@bismarck/rules';
+import { RuleViolation, type BismarckEvent, type Command } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
-import { foldOnto, projectMatch, scorecardChangedAt, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, projectMatch, scorecardChangedAt, UNBORN, type FoldedMatch } from '@bismarck/projections';
 import { ProblemException } from '../problem/problem';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
 import type { LoadedMatch } from './state-cache';
 
-/** What a decision appended, for building its answer. */
+/** What a command appended, for building its answer. */
 export interface Written extends FoldedMatch {
   events: BismarckEvent[];
   /** The version of the first new event. */
@@ -15,87 +15,78 @@ export interface Written extends FoldedMatch {
   at: string;
 }
 
-/** One command on an existing match, as the writer needs it. */
-export interface Decision<T> {
-  /** The rules' events against the match as loaded; throws RuleViolation to refuse. */
-  decide(current: LoadedMatch): BismarckEvent[] | Promise<BismarckEvent[]>;
-  /** The caller's answer, built before the append (it is stored with an idempotency key). */
+/** How one command is written, besides the command itself. */
+export interface WriteOptions<T> {
+  /** The caller's answer, built before the append (it is kept with an idempotency key). */
   answer(written: Written): T;
-  /** `If-Match`: apply only at this version. */
+  /** `If-Match`: apply only at this version. 0 creates the match: there is nothing to load. */
   expectedVersion?: number;
-  /** Stored with the answer, in the append transaction: a retry with the same key gets the first answer. */
+  /** A retry with the same key (and the same request) gets the first answer; another request gets 422. */
   idempotency?: { scope: string; key: string; requestHash: string };
-  /** Before refusing (rules or If-Match): the first answer to this same command, if it was a retry. */
-  replay?(): Promise<T | null>;
-  /** More rows for the inline projection (e.g. a new seat's token hash). */
+  /** More rows for the inline projection: a new seat's token hash, a seeded match's seed. */
   extra?: Record<string, unknown>;
 }
 
-/** A command that lost a race to another process is re-decided this many times before giving up. */
+/** A command that lost a race to another process is decided again this many times before giving up. */
 const MAX_ATTEMPTS = 5;
-export const PROJECT_FN = 'bismarck_project';
-
-export function isSeeded(state: MatchState): boolean {
-  return state.status !== 'empty' && state.seeded;
-}
+const PROJECT_FN = 'bismarck_project';
 
 /**
- * The write path every command on a match shares: load the match, let the rules decide, add the
- * dealer's events, and append the events with the expected version, the idempotency record and
- * the projection rows in one transaction. Commands to one match run one at a time in this process;
- * a race lost to another process is decided again against a fresh read of the log.
+ * The one write path of every command on a match, creation and joins included, in the spirit of
+ * Emmett's command handler: load (or catch up) the match, let the rules decide (the dealer's events
+ * too), fold once, project, and append the events with the expected version, the idempotency record
+ * and the projection rows in one transaction. Commands to one match run one at a time in this
+ * process; a race lost to another process is decided again against the log as it is now.
  */
 @Injectable()
 export class MatchWriter {
   constructor(
     private readonly store: EventStore,
     private readonly streams: MatchStreams,
-    private readonly dealing: DealingService,
+    private readonly dealer: DealingService,
   ) {}
 
-  write<T>(matchId: string, decision: Decision<T>): Promise<T> {
-    return this.streams.run(matchId, () => this.decideAndAppend(matchId, decision));
+  handle<T>(matchId: string, command: (current: LoadedMatch) => Command | Promise<Command>, options: WriteOptions<T>): Promise<T> {
+    return this.streams.run(matchId, () => this.decideAndAppend(matchId, command, options));
   }
 
-  private async decideAndAppend<T>(matchId: string, d: Decision<T>): Promise<T> {
-    let fresh = false;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++, fresh = true) {
-      const current = await this.streams.load(matchId, fresh);
-      if (!current) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
-
-      if (d.expectedVersion !== undefined && d.expectedVersion !== current.version) {
+  private async decideAndAppend<T>(matchId: string, command: (current: LoadedMatch) => Command | Promise<Command>, o: WriteOptions<T>): Promise<T> {
+    for (let attempt = 0, fresh = false; attempt < MAX_ATTEMPTS; attempt++, fresh = true) {
+      const current = await this.load(matchId, fresh, o.expectedVersion === 0);
+      if (o.expectedVersion !== undefined && o.expectedVersion !== current.version) {
         if (!fresh) continue; // the cache may be behind another process: look again before refusing
-        const replay = await d.replay?.();
-        if (replay) return replay;
-        throw new ProblemException('VERSION_MISMATCH', `The match is at version ${current.version}, not ${d.expectedVersion}.`, {
+        const first = await this.replayed<T>(matchId, o);
+        if (first) return first;
+        throw new ProblemException('VERSION_MISMATCH', `The match is at version ${current.version}, not ${o.expectedVersion}.`, {
           currentVersion: current.version,
         });
       }
 
-      let decided: BismarckEvent[];
+      let decided: Awaited<ReturnType<DealingService['decide']>>;
       try {
-        decided = await d.decide(current);
+        decided = await this.dealer.decide(matchId, await command(current), current);
       } catch (error) {
         if (!(error instanceof RuleViolation)) throw error;
-        const replay = await d.replay?.();
-        if (replay) return replay;
+        const first = await this.replayed<T>(matchId, o);
+        if (first) return first;
         // A refusal against a stale fold would be wrong: refuse only what the latest log refuses.
         if (!fresh && (await this.store.streamVersion(matchId)) !== current.version) continue;
         throw error;
       }
 
-      const { events, seeds } = await this.dealing.complete(matchId, decided, decided.reduce(evolve, current.state), isSeeded(current.state));
+      const { events, seeds } = decided;
       const folded = foldOnto(current, events);
       const at = new Date().toISOString();
-      const answer = d.answer({ ...folded, events, from: current.version + 1, at });
+      const createdAt = current.version === 0 ? at : current.createdAt;
+      const answer = o.answer({ ...folded, events, from: current.version + 1, at });
       try {
         const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
-          idempotency: d.idempotency ? { ...d.idempotency, response: storedAnswer(answer) } : undefined,
+          idempotency: o.idempotency ? { ...o.idempotency, response: storedAnswer(answer) } : undefined,
           inline: {
             fn: PROJECT_FN,
             arg: {
-              ...projectMatch(matchId, folded, { createdAt: current.createdAt, updatedAt: at }, scorecardChangedAt(events, current.version + 1)),
-              ...d.extra,
+              ...projectMatch(matchId, folded, { createdAt, updatedAt: at }, scorecardChangedAt(events, current.version + 1)),
+              ...o.extra,
               ...(seeds.length > 0 ? { seeds } : {}),
             },
           },
@@ -103,18 +94,37 @@ export class MatchWriter {
         if (outcome.status === 'replayed') return answerOf(outcome.response) as T;
       } catch (error) {
         if (error instanceof ConcurrencyError) continue;
-        if (error instanceof IdempotencyKeyReuseError) {
-          throw new ProblemException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first used for a different command.');
-        }
+        if (error instanceof IdempotencyKeyReuseError) throw keyReused();
         throw error;
       }
-      this.dealing.remember(seeds);
-      this.streams.remember(matchId, { ...folded, createdAt: current.createdAt, updatedAt: at });
+      this.dealer.remember(seeds);
+      this.streams.remember(matchId, { ...folded, createdAt, updatedAt: at });
       return answer;
     }
     throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');
   }
+
+  /** The match as known here (or, fresh, as the log says now); a new match starts from nothing. */
+  private async load(matchId: string, fresh: boolean, creating: boolean): Promise<LoadedMatch> {
+    if (creating && !fresh) return { ...UNBORN, createdAt: '', updatedAt: '' };
+    const loaded = await this.streams.load(matchId, fresh);
+    if (loaded) return loaded;
+    if (creating) return { ...UNBORN, createdAt: '', updatedAt: '' };
+    throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
+  }
+
+  /** The first answer to this same command, when it is a retry with the same Idempotency-Key. */
+  private async replayed<T>(matchId: string, o: WriteOptions<T>): Promise<T | null> {
+    if (!o.idempotency) return null;
+    const stored = await this.store.lookupIdempotency(matchId, o.idempotency.scope, o.idempotency.key);
+    if (!stored) return null;
+    if (stored.requestHash !== o.idempotency.requestHash) throw keyReused();
+    return answerOf(stored.response) as T;
+  }
 }
+
+const keyReused = (): ProblemException =>
+  new ProblemException('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first used for a different command.');
 
 /**
  * A first answer kept for retries as its JSON text (a jsonb string): a jsonb object would come back

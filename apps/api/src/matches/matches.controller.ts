@@ -17,6 +17,7 @@ import {
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { MatchQueries, type EventPage, type MatchPage, type Versioned } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from './seat.guard';
+import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 
 @ApiTags('matches')
 @ApiExtraModels(ProblemDto)
@@ -28,6 +29,7 @@ export class MatchesController {
   ) {}
 
   @Post()
+  @MeasuredCommand('createMatch')
   @ApiOperation({ summary: 'Create a match', description: 'The three seat tokens are shown here only.' })
   @ApiCreatedResponse({ type: MatchCreatedDto })
   @ApiBody({
