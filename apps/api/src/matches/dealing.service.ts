@@ -70,20 +70,21 @@ export class DealingService {
 
   /**
    * The rules' decision with what the dealer brings (the rules place its events): a fresh secret
-   * seed whose commitment is published if the match comes to wait for a deal, and, when the decision
-   * scores a deal, that deal's seeds to reveal (read only then, and the rules asked again).
+   * seed, whose commitment is published if the match comes to wait for a deal, and, when the decision
+   * scores a deal, that deal's seeds to reveal. Most decisions need neither: they are decided once
+   * with a stand-in commitment, and only the last card of a deal (or a start, or a void) is decided
+   * again with a seed drawn and the seeds read.
    */
   async decide(matchId: string, command: Command, current: { state: MatchState }): Promise<Decided> {
+    const events = decide({ ...command, dealer: { commitment: UNDRAWN } }, current.state);
+    const scored = events.find((e) => e.type === 'DealScored');
+    if (!scored && !events.some((e) => e.type === 'DeckCommitted')) return { events, seeds: [] };
     const seed = newServerSeed();
     const drawn: SeedRow = { match_id: matchId, deal: 0, commitment: sha256Hex(seed), seed };
-    let events = decide({ ...command, dealer: { commitment: drawn.commitment } }, current.state);
-    const scored = events.find((e) => e.type === 'DealScored');
-    if (scored && !isSeeded(current.state)) {
-      const seeds = await this.seedsOfDeal(matchId, scored.data.deal);
-      events = decide({ ...command, dealer: { commitment: drawn.commitment, seeds } }, current.state);
-    }
-    const committed = events.find((e) => e.type === 'DeckCommitted' && e.data.commitment === drawn.commitment);
-    return { events, seeds: committed?.type === 'DeckCommitted' ? [{ ...drawn, deal: committed.data.deal }] : [] };
+    const seeds = scored && !isSeeded(current.state) ? await this.seedsOfDeal(matchId, scored.data.deal) : [];
+    const final = decide({ ...command, dealer: { commitment: drawn.commitment, seeds } }, current.state);
+    const committed = final.find((e) => e.type === 'DeckCommitted');
+    return { events: final, seeds: committed?.type === 'DeckCommitted' ? [{ ...drawn, deal: committed.data.deal }] : [] };
   }
 
   /** The caller's seed of a seeded match, kept out of the log in `match_secrets`. */
@@ -129,5 +130,8 @@ export class DealingService {
     return rows;
   }
 }
+
+/** Stands in for the next commitment while the rules tell whether one is needed (never stored). */
+const UNDRAWN = 'undrawn';
 
 const isSeeded = (state: MatchState): boolean => state.status !== 'empty' && state.seeded;
