@@ -1,8 +1,8 @@
 import { pgConfigFromDataSource } from '@bismarck/database';
 import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
-import { rowsOf } from './checkpoints';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
+import { rowsOf } from './rows';
 import { Subscription, type SubscribeOptions } from './subscription';
 import type {
   AppendOptions,

@@ -1,5 +1,5 @@
 import { changesScorecard, evolve, initialState, type BismarckEvent, type MatchState } from '@bismarck/rules';
-import { START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
+import { rowsOf, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
 import { projectMatch, type MatchProjection } from './projection';
 
 /** The projection tables, each with the columns that identify a row. */
@@ -90,7 +90,7 @@ export class ProjectionRebuilder {
       checkpoint = { txId: last.txId, position: last.position };
     }
     if (pending.size > 0) await this.write([...pending].map((id) => project(id, folds.get(id)!)));
-    const matches = Number((await rowsOf(this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`)))[0].n);
+    const matches = Number(rowsOf(await this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`))[0].n);
     return { events, matches, checkpoint, ms: Date.now() - started };
   }
 
@@ -98,8 +98,8 @@ export class ProjectionRebuilder {
   async compare(): Promise<TableDifference[]> {
     const out: TableDifference[] = [];
     for (const { table } of PROJECTION_TABLES) {
-      const [row] = await rowsOf(
-        this.db.query(
+      const [row] = rowsOf(
+        await this.db.query(
           `SELECT (SELECT count(*) FROM (SELECT * FROM ${table} EXCEPT SELECT * FROM ${rebuilt(table)}) a)::int AS only_live,
                   (SELECT count(*) FROM (SELECT * FROM ${rebuilt(table)} EXCEPT SELECT * FROM ${table}) b)::int AS only_rebuilt`,
         ),
@@ -175,10 +175,4 @@ function foldInto(folds: Map<string, Fold>, e: StoredEvent): Fold {
 
 function project(id: string, fold: Fold): MatchProjection {
   return projectMatch(id, fold.version, fold.state, { createdAt: fold.createdAt, updatedAt: fold.updatedAt }, fold.scorecardAt);
-}
-
-/** The rows of a query through TypeORM (an array) or pg (`{ rows }`). */
-export async function rowsOf(result: Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const r = await result;
-  return Array.isArray(r) ? r : ((r as { rows: Record<string, unknown>[] }).rows ?? []);
 }
