@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
 import { rowsOf } from './rows';
 import { Subscription, type SubscribeOptions } from './subscription';
+import { START } from './types';
 import type {
   AppendOptions,
   AppendResult,
@@ -281,6 +282,20 @@ export class EventStore {
       [opts.after.txId, opts.after.position, opts.limit ?? 1000],
     );
     return rows.map(toEvent);
+  }
+
+  /**
+   * The last event of the commit-order feed now (START when there is none): a subscription from here
+   * gets every event committed later and none before, since later commits sort after it.
+   */
+  async feedHead(): Promise<Checkpoint> {
+    const [row] = await this.rows(
+      `SELECT tx_id::text AS tx_id, position::text AS position FROM events
+        WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY events.tx_id DESC, events.position DESC LIMIT 1`,
+      [],
+    );
+    return row ? { txId: String(row.tx_id), position: String(row.position) } : START;
   }
 
   /** Verifies a stream's hash chain; `brokenAt` is the first version that does not match. */
