@@ -3,7 +3,7 @@ import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
 import { rowsOf } from './rows';
-import { Subscription, type SubscribeOptions } from './subscription';
+import { Subscription, type SubscribeOptions, type SubscriptionSource } from './subscription';
 import { START } from './types';
 import type {
   AppendOptions,
@@ -126,7 +126,7 @@ function toEvent(row: Row): StoredEvent {
  * The append-only event log on PostgreSQL (a real server or the embedded PGlite).
  * One append is one SQL statement (`SELECT es_append(...)`), hence one round trip and one transaction.
  */
-export class EventStore {
+export class EventStore implements SubscriptionSource {
   readonly wakeups: Wakeups;
   /** Runs SQL on the DataSource's pool (pg directly when available: the hot path skips TypeORM). */
   readonly queryable: Queryable;
