@@ -1,4 +1,4 @@
-import { pgConfigFromDataSource } from '@bismarck/database';
+import { pgConfigFromDataSource, pgPool } from '@bismarck/database';
 import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
@@ -139,7 +139,7 @@ export class EventStore implements SubscriptionSource {
     private readonly dataSource: DataSource,
     private readonly options: EventStoreOptions = {},
   ) {
-    const pool = (dataSource.driver as unknown as { master?: Queryable }).master;
+    const pool = pgPool(dataSource);
     this.queryable =
       pool && typeof pool.query === 'function'
         ? { query: (sql, params) => pool.query(sql, params) }
