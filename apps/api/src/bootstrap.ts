@@ -15,8 +15,8 @@ import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
 import { PINO, PinoNestLogger } from './logger/logger.module';
-import { ProblemException } from './problem/problem';
-import { ProblemFilter } from './problem/problem.filter';
+import { ProblemException, sendProblem } from './problem/problem';
+import { problemFor } from './problem/problem.filter';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** No logs at all (tests). */
@@ -44,10 +44,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
       exceptionFactory: (errors) => new ProblemException('VALIDATION_FAILED', describe(errors)),
     }),
   );
-  // Errors raised by Express middleware (body parsing) never reach Nest's filters: format them the same way.
+  // Errors raised by Express middleware (body parsing) never reach Nest's filters: answer them the same way.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    new ProblemFilter().catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as never);
+    sendProblem(req, res, problemFor(err));
   });
   mountDocs(app, buildOpenApi(app));
   app.enableShutdownHooks();
