@@ -8,8 +8,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger as Pino } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
-import { appConfig } from './config/app.config';
-import { readEdgeConfig } from './config/edge.config';
+import { appConfig, type AppConfig } from './config/app.config';
+import { edgeConfig, type EdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
 import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
@@ -31,11 +31,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
     logger: options.quiet ? false : undefined,
   });
   if (!options.quiet) app.useLogger(app.get(PinoNestLogger));
-  const config = appConfig();
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
-  applyEdge(app, readEdgeConfig());
-  app.use(jsonBody(config.bodyLimit));
+  applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY));
+  app.use(jsonBody(app.get<string | symbol, AppConfig>(appConfig.KEY).bodyLimit));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
