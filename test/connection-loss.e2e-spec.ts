@@ -1,18 +1,21 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { guardConnectionErrors } from '@bismarck/database';
+import { guardConnectionErrors, pgPool } from '@bismarck/database';
 import { startTestApp } from './support/app';
 import { onRealServer } from './support/database';
 import { createMatch, playOneAction } from './support/player';
 
 describe('guardConnectionErrors', () => {
-  it('puts an error listener on every pooled client, present and future', () => {
+  it('puts one error listener on every client the pool hands out, also those it opened before', () => {
     const listeners: string[] = [];
-    const client = { on: (event: string) => listeners.push(`old:${event}`) };
-    let onConnect: ((c: typeof client) => void) | undefined;
-    const pool = { _clients: [client], on: (_: string, l: (c: typeof client) => void) => (onConnect = l) };
+    const client = (name: string) => ({ on: (event: string) => listeners.push(`${name}:${event}`) });
+    const handlers = new Map<string, (c: ReturnType<typeof client>) => void>();
+    const pool = { on: (event: string, l: (c: ReturnType<typeof client>) => void) => handlers.set(event, l) };
     guardConnectionErrors({ driver: { master: pool } } as unknown as DataSource, () => undefined);
-    onConnect!({ on: (event: string) => listeners.push(`new:${event}`) });
+    // 'old' was opened by initialize() before the guard; 'new' after it. Each is checked out twice.
+    const old = client('old');
+    const fresh = client('new');
+    for (const c of [old, fresh, old, fresh]) handlers.get('acquire')!(c);
     expect(listeners).toEqual(['old:error', 'new:error']);
   });
 });
@@ -26,7 +29,7 @@ if (onRealServer) {
         const m = await createMatch(t.http);
         await playOneAction(t.http, m);
         // A client checked out of the pool when its session ends is where pg emits an unhandled 'error'.
-        const pool = (t.app.get(DataSource).driver as unknown as { master: { connect(): Promise<{ release(e?: unknown): void; query(q: string): Promise<unknown> }> } }).master;
+        const pool = pgPool(t.app.get(DataSource))!;
         const held = await pool.connect();
         const admin = new Client({ connectionString: t.db.url });
         await admin.connect();

@@ -8,15 +8,15 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger as Pino } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
-import { appConfig } from './config/app.config';
-import { readEdgeConfig } from './config/edge.config';
+import { appConfig, type AppConfig } from './config/app.config';
+import { edgeConfig, type EdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
 import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
 import { PINO, PinoNestLogger } from './logger/logger.module';
-import { ProblemException } from './problem/problem';
-import { ProblemFilter } from './problem/problem.filter';
+import { ProblemException, sendProblem } from './problem/problem';
+import { problemFor } from './problem/problem.filter';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** No logs at all (tests). */
@@ -31,11 +31,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
     logger: options.quiet ? false : undefined,
   });
   if (!options.quiet) app.useLogger(app.get(PinoNestLogger));
-  const config = appConfig();
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
-  applyEdge(app, readEdgeConfig());
-  app.use(jsonBody(config.bodyLimit));
+  applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY));
+  app.use(jsonBody(app.get<string | symbol, AppConfig>(appConfig.KEY).bodyLimit));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
@@ -44,10 +43,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
       exceptionFactory: (errors) => new ProblemException('VALIDATION_FAILED', describe(errors)),
     }),
   );
-  // Errors raised by Express middleware (body parsing) never reach Nest's filters: format them the same way.
+  // Errors raised by Express middleware (body parsing) never reach Nest's filters: answer them the same way.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    new ProblemFilter().catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as never);
+    sendProblem(req, res, problemFor(err));
   });
   mountDocs(app, buildOpenApi(app));
   app.enableShutdownHooks();

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { createApp } from '@bismarck/api';
 import { startEmbeddedPostgres } from '@bismarck/database';
 import { createBismarckClient, unwrap, type Scorecard } from '@bismarck/client';
-import { createApp } from '../../api/src/bootstrap';
 import { runBot } from './bot/bot';
 import { parseStrategy } from './bot.command';
 

@@ -1,12 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-
-interface PgPoolLike {
-  on(event: 'connect', listener: (client: PgClientLike) => void): unknown;
-  _clients?: PgClientLike[];
-}
-interface PgClientLike {
-  on(event: 'error', listener: (err: Error) => void): unknown;
-}
+import { pgPool } from './pool';
 
 const guarded = new WeakSet<object>();
 
@@ -18,15 +11,15 @@ const guarded = new WeakSet<object>();
  * a client retries), and pg-pool drops the broken client when it is released.
  */
 export function guardConnectionErrors(dataSource: DataSource, onError: (err: Error) => void): void {
-  const pool = (dataSource.driver as unknown as { master?: PgPoolLike }).master;
+  const pool = pgPool(dataSource);
   if (!pool || typeof pool.on !== 'function') return;
-  const guard = (client: PgClientLike) => {
+  // 'acquire' rather than 'connect': it also reaches the clients the pool opened before this call
+  // (initialize() uses one), and it comes exactly when a client loses the pool's idle listener.
+  pool.on('acquire', (client) => {
     if (guarded.has(client)) return;
     guarded.add(client);
     client.on('error', onError);
-  };
-  pool.on('connect', guard);
-  for (const client of pool._clients ?? []) guard(client);
+  });
 }
 
 /** An initialised DataSource whose pooled connections cannot crash the process when the server drops them. */

@@ -10,4 +10,5 @@ export type { DataDirLock, DataDirLockHolder, DataDirLockOptions } from './data-
 export { postgresDataSourceOptions, MIGRATIONS_TABLE, DEFAULT_POOL_SIZE } from './data-source';
 export type { PostgresOptionsInput, MigrationClass } from './data-source';
 export { guardConnectionErrors, openDataSource } from './guard';
+export { pgPool } from './pool';
 export { runMigrationsLocked, pgConfigFromDataSource, MIGRATION_LOCK_KEY } from './migrate';

@@ -1,10 +1,5 @@
+import { rowsOf } from './rows';
 import { START, type Checkpoint, type Queryable } from './types';
-
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  // pg returns { rows }, TypeORM's query() returns the rows themselves.
-  if (Array.isArray(result)) return result as Record<string, unknown>[];
-  return ((result as { rows?: Record<string, unknown>[] }).rows ?? []) as Record<string, unknown>[];
-}
 
 /**
  * Stores a subscription's checkpoint with the caller's connection: call it inside the transaction
@@ -35,5 +30,3 @@ export async function loadCheckpoint(runner: Queryable, name: string): Promise<C
 export async function resetCheckpoint(runner: Queryable, name: string): Promise<void> {
   await runner.query(`DELETE FROM subscription_checkpoints WHERE name = $1`, [name]);
 }
-
-export { rowsOf };

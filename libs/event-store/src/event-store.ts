@@ -1,9 +1,10 @@
-import { pgConfigFromDataSource } from '@bismarck/database';
+import { pgConfigFromDataSource, pgPool } from '@bismarck/database';
 import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
-import { rowsOf } from './checkpoints';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
-import { Subscription, type SubscribeOptions } from './subscription';
+import { rowsOf } from './rows';
+import { Subscription, type SubscribeOptions, type SubscriptionSource } from './subscription';
+import { START } from './types';
 import type {
   AppendOptions,
   AppendResult,
@@ -126,7 +127,7 @@ function toEvent(row: Row): StoredEvent {
  * The append-only event log on PostgreSQL (a real server or the embedded PGlite).
  * One append is one SQL statement (`SELECT es_append(...)`), hence one round trip and one transaction.
  */
-export class EventStore {
+export class EventStore implements SubscriptionSource {
   readonly wakeups: Wakeups;
   /** Runs SQL on the DataSource's pool (pg directly when available: the hot path skips TypeORM). */
   readonly queryable: Queryable;
@@ -139,7 +140,7 @@ export class EventStore {
     private readonly dataSource: DataSource,
     private readonly options: EventStoreOptions = {},
   ) {
-    const pool = (dataSource.driver as unknown as { master?: Queryable }).master;
+    const pool = pgPool(dataSource);
     this.queryable =
       pool && typeof pool.query === 'function'
         ? { query: (sql, params) => pool.query(sql, params) }
@@ -289,6 +290,20 @@ export class EventStore {
       [opts.after.txId, opts.after.position, opts.limit ?? 1000],
     );
     return rows.map(toEvent);
+  }
+
+  /**
+   * The last event of the commit-order feed now (START when there is none): a subscription from here
+   * gets every event committed later and none before, since later commits sort after it.
+   */
+  async feedHead(): Promise<Checkpoint> {
+    const [row] = await this.rows(
+      `SELECT tx_id::text AS tx_id, position::text AS position FROM events
+        WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY events.tx_id DESC, events.position DESC LIMIT 1`,
+      [],
+    );
+    return row ? { txId: String(row.tx_id), position: String(row.position) } : START;
   }
 
   /** Verifies a stream's hash chain; `brokenAt` is the first version that does not match. */

@@ -4,6 +4,7 @@ export { Subscription } from './subscription';
 export type { SubscribeOptions } from './subscription';
 export { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
 export { saveCheckpoint, loadCheckpoint, resetCheckpoint } from './checkpoints';
+export { rowsOf } from './rows';
 export { NOTIFY_CHANNEL } from './wakeups';
 export { START } from './types';
 export type {

@@ -66,6 +66,17 @@ describe('readAll', () => {
     const mine = (await readEverything()).filter((e) => e.streamId === s);
     expect(mine.map((e) => e.version)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
   });
+
+  it('feedHead is the last event of the feed: reading after it gives only what commits later', async () => {
+    const s = stream('head');
+    await store.append(s, 0, [{ type: 'H1', data: {} }, { type: 'H2', data: {} }]);
+    const head = await store.feedHead();
+    const everything = await readEverything();
+    const last = everything[everything.length - 1];
+    expect(head).toEqual({ txId: last.txId, position: last.position });
+    await store.append(s, 2, [{ type: 'H3', data: {} }]);
+    expect((await store.readAll({ after: head })).map((e) => e.type)).toEqual(['H3']);
+  });
 });
 
 if (onRealServer) {

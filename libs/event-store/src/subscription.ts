@@ -1,6 +1,15 @@
 import { loadCheckpoint, saveCheckpoint } from './checkpoints';
-import type { Checkpoint, StoredEvent } from './types';
-import type { EventStore } from './event-store';
+import type { Checkpoint, Queryable, StoredEvent } from './types';
+
+/**
+ * What a subscription needs of its store (EventStore is one): the feed, wake-ups, and a connection
+ * for its checkpoint. Declared here so that the store depends on the subscription and not back.
+ */
+export interface SubscriptionSource {
+  readonly wakeups: { add(listener: () => void): Promise<() => void> };
+  readonly queryable: Queryable;
+  readAll(opts: { after: Checkpoint; limit?: number }): Promise<StoredEvent[]>;
+}
 
 export interface SubscribeOptions {
   /** Names the stored checkpoint (table subscription_checkpoints). */
@@ -33,7 +42,7 @@ export class Subscription {
   readonly done: Promise<void>;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: SubscriptionSource,
     private readonly options: SubscribeOptions,
   ) {
     this.done = this.run();

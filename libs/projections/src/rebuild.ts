@@ -1,5 +1,5 @@
 import { changesScorecard } from '@bismarck/rules';
-import { START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
+import { rowsOf, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
 import { toDomainEvent } from './event-view';
 import { foldOnto, projectMatch, UNBORN, type FoldedMatch, type MatchProjection } from './projection';
 
@@ -89,7 +89,7 @@ export class ProjectionRebuilder {
       checkpoint = { txId: last.txId, position: last.position };
     }
     if (pending.size > 0) await this.write([...pending].map((id) => project(id, folds.get(id)!)));
-    const matches = Number((await rowsOf(this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`)))[0].n);
+    const matches = Number(rowsOf(await this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`))[0].n);
     return { events, matches, checkpoint, ms: Date.now() - started };
   }
 
@@ -97,8 +97,8 @@ export class ProjectionRebuilder {
   async compare(): Promise<TableDifference[]> {
     const out: TableDifference[] = [];
     for (const { table } of PROJECTION_TABLES) {
-      const [row] = await rowsOf(
-        this.db.query(
+      const [row] = rowsOf(
+        await this.db.query(
           `SELECT (SELECT count(*) FROM (SELECT * FROM ${table} EXCEPT SELECT * FROM ${rebuilt(table)}) a)::int AS only_live,
                   (SELECT count(*) FROM (SELECT * FROM ${rebuilt(table)} EXCEPT SELECT * FROM ${table}) b)::int AS only_rebuilt`,
         ),
@@ -174,10 +174,4 @@ function foldInto(folds: Map<string, Fold>, e: StoredEvent): Fold {
 
 function project(id: string, fold: Fold): MatchProjection {
   return projectMatch(id, fold, { createdAt: fold.createdAt, updatedAt: fold.updatedAt }, fold.scorecardAt);
-}
-
-/** The rows of a query through TypeORM (an array) or pg (`{ rows }`). */
-export async function rowsOf(result: Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const r = await result;
-  return Array.isArray(r) ? r : ((r as { rows: Record<string, unknown>[] }).rows ?? []);
 }

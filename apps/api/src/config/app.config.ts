@@ -18,7 +18,12 @@ export interface AppConfig {
   lobbySweepMs: number;
 }
 
-/** Configuration from the environment, validated once at start-up. */
+/**
+ * Configuration from the environment, validated once at start-up (when the app is created). Read it
+ * one way, through Nest, as this config and edgeConfig are everywhere: `@Inject(appConfig.KEY)`,
+ * `inject: [appConfig.KEY]`, or `app.get(appConfig.KEY)` once the app exists. Calling appConfig()
+ * would read the environment again, past the validated copy.
+ */
 export const appConfig = registerAs('app', (): AppConfig => {
   const adminToken = process.env.ADMIN_TOKEN || null;
   if (adminToken !== null && adminToken.length < 16) throw new Error('ADMIN_TOKEN must be at least 16 characters');

@@ -22,7 +22,8 @@ export interface EdgeConfig {
   corsOrigins: string[] | null;
 }
 
-export function readEdgeConfig(): EdgeConfig {
+/** Read through Nest only, like appConfig: `@Inject(edgeConfig.KEY)` or `app.get(edgeConfig.KEY)`. */
+export const edgeConfig = registerAs('edge', (): EdgeConfig => {
   const cors = (process.env.CORS_ORIGINS ?? '').trim();
   return {
     sseKeepAliveMs: envInteger('SSE_KEEPALIVE_MS', 15_000, 100, 3_600_000),
@@ -36,6 +37,4 @@ export function readEdgeConfig(): EdgeConfig {
     requestTimeoutMs: envInteger('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     corsOrigins: cors === '' ? null : cors.split(',').map((o) => o.trim()).filter(Boolean),
   };
-}
-
-export const edgeConfig = registerAs('edge', readEdgeConfig);
+});

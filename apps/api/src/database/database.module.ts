@@ -1,11 +1,11 @@
 import { DynamicModule, Global, Logger, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { openDataSource, postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
 import { projectionMigrations } from '@bismarck/projections';
-import type { AppConfig } from '../config/app.config';
+import { appConfig } from '../config/app.config';
 
 export const ALL_MIGRATIONS = [...eventStoreMigrations, ...projectionMigrations];
 
@@ -40,9 +40,9 @@ export class DatabaseModule {
         // Concurrent commands to different matches share a statement and a commit (docs/performance.md).
         {
           provide: EventStore,
-          useFactory: (dataSource: DataSource, config: ConfigService) =>
-            new EventStore(dataSource, { batchAppends: { maxInFlight: config.get<AppConfig>('app')!.appendsInFlight } }),
-          inject: [DataSource, ConfigService],
+          useFactory: (dataSource: DataSource, config: ConfigType<typeof appConfig>) =>
+            new EventStore(dataSource, { batchAppends: { maxInFlight: config.appendsInFlight } }),
+          inject: [DataSource, appConfig.KEY],
         },
         { provide: EVENT_STORE_CLOSER, useFactory: (store: EventStore) => new EventStoreCloser(store), inject: [EventStore] },
       ],

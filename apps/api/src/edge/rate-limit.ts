@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { problemBody } from '../problem/problem';
+import { problemBody, sendProblem } from '../problem/problem';
 import { bearerToken, clientAddress } from './caller';
 
 export interface RateLimitOptions {
@@ -56,11 +56,7 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     res.setHeader('RateLimit-Policy', `${tightest.limit};w=${Math.round(options.windowMs / 1000)}`);
     res.setHeader('RateLimit', `limit=${tightest.limit}, remaining=${Math.max(0, tightest.remaining)}, reset=${tightest.reset}`);
     if (tightest.remaining >= 0) return next();
-    const body = problemBody('RATE_LIMITED', `Too many requests: at most ${tightest.limit} in ${Math.round(options.windowMs / 1000)} s. Retry after ${tightest.reset} s.`, {
-      retryAfter: tightest.reset,
-    });
-    body.instance = req.originalUrl ?? req.url;
-    res.setHeader('Retry-After', String(tightest.reset));
-    res.status(429).type('application/problem+json').send(JSON.stringify(body));
+    const detail = `Too many requests: at most ${tightest.limit} in ${Math.round(options.windowMs / 1000)} s. Retry after ${tightest.reset} s.`;
+    sendProblem(req, res, problemBody('RATE_LIMITED', detail, { retryAfter: tightest.reset }));
   };
 }

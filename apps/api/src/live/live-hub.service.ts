@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { EventStore, START, type Checkpoint, type StoredEvent, type Subscription } from '@bismarck/event-store';
+import { EventStore, type StoredEvent, type Subscription } from '@bismarck/event-store';
 
 export type LiveListener = (events: readonly StoredEvent[]) => void;
 
@@ -68,7 +68,7 @@ export class LiveHub implements OnModuleDestroy {
   private start(): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('the live hub is shut down'));
     this.starting ??= (async () => {
-      const from = await this.head();
+      const from = await this.store.feedHead();
       this.subscription = this.store.subscribe({
         from,
         batchSize: 500,
@@ -80,21 +80,6 @@ export class LiveHub implements OnModuleDestroy {
       throw err;
     });
     return this.starting;
-  }
-
-  /**
-   * The last event of the commit-order feed now: every row of a transaction older than all running
-   * ones. Rows committed later sort after it, so a subscription from here misses nothing new.
-   */
-  private async head(): Promise<Checkpoint> {
-    const result = await this.store.queryable.query(
-      `SELECT tx_id::text AS tx_id, position::text AS position FROM events
-        WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY events.tx_id DESC, events.position DESC LIMIT 1`,
-      [],
-    );
-    const rows = (Array.isArray(result) ? result : (result as { rows: Record<string, string>[] }).rows) as Record<string, string>[];
-    return rows.length > 0 ? { txId: rows[0].tx_id, position: rows[0].position } : START;
   }
 
   private dispatch(events: readonly StoredEvent[]): void {

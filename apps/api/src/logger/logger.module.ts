@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Injectable, type LoggerService, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { pino, type Logger as Pino } from 'pino';
-import type { AppConfig } from '../config/app.config';
+import { appConfig } from '../config/app.config';
 
 /** The application's pino logger: Nest's own logs go through it, and so do the request lines (edge/request-log.ts). */
 export const PINO = Symbol('pino');
@@ -68,10 +68,10 @@ export class LoggerModule {
       providers: [
         {
           provide: PINO,
-          inject: [ConfigService],
-          useFactory: (config: ConfigService): Pino =>
+          inject: [appConfig.KEY],
+          useFactory: (config: ConfigType<typeof appConfig>): Pino =>
             pino({
-              level: options.level ?? config.get<AppConfig>('app')!.logLevel,
+              level: options.level ?? config.logLevel,
               // Tokens never reach the logs (no line carries headers today; this keeps it so).
               redact: ['req.headers.authorization', 'req.headers.cookie'],
             }),

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { RuleViolation } from '@bismarck/rules';
 import { isDatabaseUnavailable } from './database-unavailable';
-import { problemBody, ProblemException, type ProblemBody, type ProblemCode } from './problem';
+import { problemBody, ProblemException, sendProblem, type ProblemBody, type ProblemCode } from './problem';
 
 /** Seconds a client should wait before sending a request again while the database is away. */
 const DATABASE_RETRY_AFTER_S = 2;
@@ -19,47 +19,48 @@ const HTTP_STATUS_CODES: Record<number, ProblemCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+const logger = new Logger('Problem');
+
 /** Every error leaves as application/problem+json with a stable code: rule errors, validation, body parsing, 404s. */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Problem');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const res = http.getResponse<Response>();
-    const req = http.getRequest<Request>();
-    const body = this.toProblem(exception);
-    body.instance = req.originalUrl ?? req.url;
-    if (body.code === 'DATABASE_UNAVAILABLE') this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
-    else if (body.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
-    res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+    sendProblem(http.getRequest<Request>(), http.getResponse<Response>(), problemFor(exception));
   }
+}
 
-  private toProblem(exception: unknown): ProblemBody {
-    if (exception instanceof ProblemException) return { ...(exception.getResponse() as ProblemBody) };
-    if (exception instanceof RuleViolation) return problemBody(exception.code as ProblemCode, exception.message);
-    if (exception instanceof HttpException) return this.fromHttpException(exception);
-    if (isDatabaseUnavailable(exception)) {
-      return problemBody('DATABASE_UNAVAILABLE', 'The database cannot be reached right now. Send the request again shortly: with the same Idempotency-Key a command that did reach the log is not applied twice.', {
-        retryAfter: DATABASE_RETRY_AFTER_S,
-      });
-    }
-    // body-parser errors are plain errors carrying a status and a type.
-    const e = exception as { status?: number; type?: string; message?: string };
-    if (e && typeof e.status === 'number' && e.status < 500) {
-      if (e.type === 'entity.too.large') return problemBody('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.');
-      return problemBody('VALIDATION_FAILED', e.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : (e.message ?? 'Bad request.'));
-    }
-    return problemBody('INTERNAL_ERROR', 'The server could not complete the request.');
-  }
+/** The problem an exception answers with, logged when it is the server's (or the database's) fault. */
+export function problemFor(exception: unknown): ProblemBody {
+  const body = toProblem(exception);
+  if (body.code === 'DATABASE_UNAVAILABLE') logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+  else if (body.status >= 500) logger.error(exception instanceof Error ? exception.stack : String(exception));
+  return body;
+}
 
-  private fromHttpException(exception: HttpException): ProblemBody {
-    const status = exception.getStatus();
-    const response = exception.getResponse() as string | { message?: string | string[] };
-    const message = typeof response === 'string' ? response : response.message;
-    const detail = Array.isArray(message) ? message.join('; ') : (message ?? exception.message);
-    const code = HTTP_STATUS_CODES[status];
-    return problemBody(code ?? (status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED'), detail);
+function toProblem(exception: unknown): ProblemBody {
+  if (exception instanceof ProblemException) return { ...(exception.getResponse() as ProblemBody) };
+  if (exception instanceof RuleViolation) return problemBody(exception.code as ProblemCode, exception.message);
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isDatabaseUnavailable(exception)) {
+    return problemBody('DATABASE_UNAVAILABLE', 'The database cannot be reached right now. Send the request again shortly: with the same Idempotency-Key a command that did reach the log is not applied twice.', {
+      retryAfter: DATABASE_RETRY_AFTER_S,
+    });
   }
+  // body-parser errors are plain errors carrying a status and a type.
+  const e = exception as { status?: number; type?: string; message?: string };
+  if (e && typeof e.status === 'number' && e.status < 500) {
+    if (e.type === 'entity.too.large') return problemBody('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.');
+    return problemBody('VALIDATION_FAILED', e.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : (e.message ?? 'Bad request.'));
+  }
+  return problemBody('INTERNAL_ERROR', 'The server could not complete the request.');
+}
+
+function fromHttpException(exception: HttpException): ProblemBody {
+  const status = exception.getStatus();
+  const response = exception.getResponse() as string | { message?: string | string[] };
+  const message = typeof response === 'string' ? response : response.message;
+  const detail = Array.isArray(message) ? message.join('; ') : (message ?? exception.message);
+  const code = HTTP_STATUS_CODES[status];
+  return problemBody(code ?? (status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED'), detail);
 }

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import type { Request, Response } from 'express';
 
 /** Stable machine-readable error codes of the public contract, each with the status it leaves as. */
 export const PROBLEM_STATUS = {
@@ -100,6 +101,16 @@ export function problemBody(code: ProblemCode, detail: string, extensions: Recor
     code,
     ...extensions,
   };
+}
+
+/**
+ * Writes a problem as the answer to a request: the one place a problem+json body leaves from (the
+ * exception filter, the Express error handler, the rate limiter), so all carry the same headers.
+ */
+export function sendProblem(req: Request, res: Response, body: ProblemBody): void {
+  body.instance = req.originalUrl ?? req.url;
+  if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
+  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
 /** The one exception the HTTP layer throws; the filter turns it into application/problem+json. */

@@ -2,13 +2,14 @@
 // database, exactly as it serves /docs/openapi.json), writes libs/client/openapi.json and the types
 // generated from it (libs/client/src/schema.ts). `npm run client:check` (--check) fails when either
 // file on disk differs from what the code generates now: the client is stale.
+// It lives with the api, not in libs/client: it runs the app, and no library may import an app.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { buildOpenApi, createApp } from '@bismarck/api';
 import { startEmbeddedPostgres } from '@bismarck/database';
-import { buildOpenApi, createApp } from '../../../apps/api/src/bootstrap';
 
-const ROOT = join(__dirname, '..', '..', '..', '..');
+const ROOT = join(__dirname, '..', '..', '..', '..'); // from dist/apps/api/scripts
 const JSON_PATH = join(ROOT, 'libs/client/openapi.json');
 const SCHEMA_PATH = join(ROOT, 'libs/client/src/schema.ts');
 
