@@ -25,8 +25,8 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function run(args: string[]): { proc: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', BISMARCK_DATA_DIR: dataDir };
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { proc: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', BISMARCK_DATA_DIR: dataDir, ...extraEnv };
   delete env.DATABASE_URL;
   const proc = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
@@ -86,3 +86,21 @@ describe('one process per embedded data directory', () => {
     await request(next.url).get(`/api/matches/${match.id}`).expect(200);
   }, 120_000);
 });
+
+describe('a wrong setting', () => {
+  it.each([
+    [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be at least 16 characters\n$/],
+    [{ PORT: 'abc' }, /^PORT must be an integer from 0 to 65535, got "abc"\n$/],
+  ])('%j stops `npm start` with exit 1 and its message alone, before the database starts', async (env, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bismarck-setting-'));
+    try {
+      const started = run([MAIN], { ...env, BISMARCK_DATA_DIR: dir });
+      expect(await started.exit).toBe(1);
+      expect(started.output()).toMatch(message);
+      expect(existsSync(join(dir, 'bismarck.lock'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+

@@ -28,6 +28,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, logLevel: options.quiet ? 'silent' : options.logLevel }), {
     bufferLogs: true,
     bodyParser: false,
+    // A failure (a bad setting) reaches the caller, which releases the embedded database first.
+    abortOnError: false,
     logger: options.quiet ? false : undefined,
   });
   if (!options.quiet) app.useLogger(app.get(PinoNestLogger));

@@ -1,11 +1,22 @@
 import { DataDirectoryLockedError, resolveDatabaseUrl } from '@bismarck/database';
 import { createApp } from './bootstrap';
 import { appConfig, type AppConfig } from './config/app.config';
+import { edgeConfig } from './config/edge.config';
+import { SettingError } from './config/env';
 
 /** `npm start`: the api on PORT, on DATABASE_URL or else the embedded PostgreSQL. */
 async function main(): Promise<void> {
+  // Checked before the database starts: a wrong setting stops here with its message alone. The app
+  // reads its settings through Nest (appConfig.KEY); this only runs the same validation first.
+  appConfig();
+  edgeConfig();
   const database = await resolveDatabaseUrl();
-  const app = await createApp({ databaseUrl: database.url, embedded: database.embedded, poolSize: Number(process.env.DB_POOL_SIZE) || undefined });
+  const app = await createApp({ databaseUrl: database.url, embedded: database.embedded, poolSize: Number(process.env.DB_POOL_SIZE) || undefined }).catch(
+    async (error: unknown) => {
+      await database.stop(); // the embedded database and its lock, for the next start
+      throw error;
+    },
+  );
   await app.listen(app.get<string | symbol, AppConfig>(appConfig.KEY).port, process.env.HOST ?? '0.0.0.0');
   const { port } = app.getHttpServer().address() as { port: number };
   const where = database.embedded ? `embedded PostgreSQL (${database.dataDir})` : 'DATABASE_URL';
@@ -23,7 +34,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Another process has the embedded database: the operator needs its message, not a stack.
-  console.error(error instanceof DataDirectoryLockedError ? error.message : error);
+  // Another process has the embedded database, or a setting is wrong: the operator needs its message, not a stack.
+  console.error(error instanceof DataDirectoryLockedError || error instanceof SettingError ? error.message : error);
   process.exit(1);
 });

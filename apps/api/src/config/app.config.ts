@@ -1,5 +1,5 @@
 import { registerAs } from '@nestjs/config';
-import { envInteger } from './env';
+import { envInteger, SettingError } from './env';
 
 export interface AppConfig {
   port: number;
@@ -26,7 +26,7 @@ export interface AppConfig {
  */
 export const appConfig = registerAs('app', (): AppConfig => {
   const adminToken = process.env.ADMIN_TOKEN || null;
-  if (adminToken !== null && adminToken.length < 16) throw new Error('ADMIN_TOKEN must be at least 16 characters');
+  if (adminToken !== null && adminToken.length < 16) throw new SettingError('ADMIN_TOKEN must be at least 16 characters');
   return {
     port: envInteger('PORT', 3000, 0, 65535),
     adminToken,
