@@ -17,7 +17,7 @@ import {
 } from './dto/responses.dto';
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
-import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from './seat.guard';
+import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
 import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 
 @ApiTags('matches')

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
-import { MatchCache } from './state-cache';
+import { MatchCache } from '../matches/state-cache';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Seat } from '@bismarck/rules';
