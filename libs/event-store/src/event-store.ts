@@ -334,6 +334,11 @@ export class EventStore implements SubscriptionSource {
     await this.listeningForOthers;
   }
 
+  /** One round trip to the database (`SELECT 1`); rejects when it does not answer. */
+  async ping(): Promise<void> {
+    await this.queryable.query('SELECT 1');
+  }
+
   /** False only while a LISTEN connection this store needs is down (a real server): then other processes' appends are found by polling alone. */
   async notificationsUp(): Promise<boolean> {
     return this.wakeups.listening || (await this.listenConfig()) === undefined;

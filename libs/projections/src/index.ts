@@ -18,3 +18,7 @@ export { idleLobbyTables } from './lobby';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
 export { eventView, storedEventView, toDomainEvent } from './event-view';
 export type { EventView } from './event-view';
+export { MatchReader, isListTime } from './reader';
+export type { Versioned, MatchSummary, ListPosition } from './reader';
+export { SecretReader } from './secrets';
+export type { SeedRow, SeatTokenHash } from './secrets';

@@ -1,16 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { EventStore } from '@bismarck/event-store';
 import { ProblemException } from '../problem/problem';
 
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
-  constructor(
-    private readonly db: DataSource,
-    private readonly store: EventStore,
-  ) {}
+  constructor(private readonly store: EventStore) {}
 
   @Get()
   @ApiOperation({
@@ -22,7 +18,7 @@ export class HealthController {
   })
   async check(): Promise<{ status: 'ok'; database: 'up' }> {
     try {
-      await this.db.query('SELECT 1');
+      await this.store.ping();
     } catch {
       throw new ProblemException('SERVICE_UNAVAILABLE', 'The database does not answer.');
     }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
-import { CurrentViewer, SeatGuard } from '../matches/seat.guard';
+import { CurrentViewer, SeatGuard } from '../seats/seat.guard';
 import { StreamQueryDto } from './stream-query.dto';
 import { EventStreamService } from './event-stream.service';
 

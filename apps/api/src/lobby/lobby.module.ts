@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MatchesModule } from '../matches/matches.module';
+import { SeatsModule } from '../seats/seats.module';
 import { LobbyController } from './lobby.controller';
 import { LobbySweeper } from './lobby-sweeper.service';
 import { LobbyService } from './lobby.service';
 
 /** Lobby tables: matches created with open seats, joined one seat at a time. */
 @Module({
-  imports: [MatchesModule],
+  imports: [MatchesModule, SeatsModule],
   controllers: [LobbyController],
   providers: [LobbyService, LobbySweeper],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Seat } from '@bismarck/rules';
 import { MatchWriter } from '../matches/match-writer.service';
-import { SeatCredentials } from '../matches/seat-credentials.service';
+import { SeatCredentials } from '../seats/seat-credentials.service';
 
 export interface SeatJoined {
   id: string;

@@ -7,7 +7,7 @@ import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
 import { CommandResultDto } from './dto/responses.dto';
 import { MatchCommands, type CommandOptions, type CommandResult } from './match-commands.service';
-import { CurrentSeat, SeatGuard, SeatRequired } from './seat.guard';
+import { CurrentSeat, SeatGuard, SeatRequired } from '../seats/seat.guard';
 
 /** The four seat commands. Each answers with the new version and the events it appended. */
 @ApiTags('commands')

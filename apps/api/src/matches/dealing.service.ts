@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
 import { MatchCache } from './state-cache';
-import { DataSource } from 'typeorm';
+import { EventStore } from '@bismarck/event-store';
+import { SecretReader, type SeedRow } from '@bismarck/projections';
 import {
   decide,
   deckKey,
@@ -15,13 +16,6 @@ import {
   type Command,
   type MatchState,
 } from '@bismarck/rules';
-
-export interface SeedRow {
-  match_id: string;
-  deal: number;
-  commitment: string;
-  seed: string;
-}
 
 /** A decision with the dealer's part, and the secret seed to store with it (when it committed one). */
 export interface Decided {
@@ -41,11 +35,10 @@ export class DealingService {
   /** Seeds this process drew or read, per match: commitment → row. */
   private readonly known: MatchCache<Map<string, SeedRow>>;
   private readonly sandboxSeeds: MatchCache<string>;
+  private readonly secrets: SecretReader;
 
-  constructor(
-    private readonly db: DataSource,
-    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-  ) {
+  constructor(store: EventStore, @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
+    this.secrets = new SecretReader(store.queryable);
     this.known = new MatchCache(config.stateCacheSize);
     this.sandboxSeeds = new MatchCache(config.stateCacheSize);
   }
@@ -91,10 +84,10 @@ export class DealingService {
   private async sandboxSeed(matchId: string): Promise<string> {
     const known = this.sandboxSeeds.get(matchId);
     if (known) return known;
-    const rows: { seed: string }[] = await this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]);
-    if (rows.length === 0) throw new Error(`seeded match ${matchId} has no stored seed`);
-    this.sandboxSeeds.set(matchId, rows[0].seed);
-    return rows[0].seed;
+    const seed = await this.secrets.sandboxSeed(matchId);
+    if (seed === null) throw new Error(`seeded match ${matchId} has no stored seed`);
+    this.sandboxSeeds.set(matchId, seed);
+    return seed;
   }
 
   /** Call once the seeds are committed to the database with their events. */
@@ -111,19 +104,13 @@ export class DealingService {
   private async seedOf(matchId: string, commitment: string): Promise<SeedRow | null> {
     const hit = this.known.get(matchId)?.get(commitment);
     if (hit) return hit;
-    const rows: SeedRow[] = await this.db.query('SELECT match_id, deal, commitment, seed FROM deal_seeds WHERE match_id = $1 AND commitment = $2', [
-      matchId,
-      commitment,
-    ]);
-    if (rows[0]) this.rows(matchId).set(commitment, rows[0]);
-    return rows[0] ?? null;
+    const row = await this.secrets.seedOf(matchId, commitment);
+    if (row) this.rows(matchId).set(commitment, row);
+    return row;
   }
 
   private async seedsOfDeal(matchId: string, deal: number): Promise<SeedRow[]> {
-    const rows: SeedRow[] = await this.db.query(
-      'SELECT match_id, deal, commitment, seed FROM deal_seeds WHERE match_id = $1 AND deal = $2 ORDER BY commitment',
-      [matchId, deal],
-    );
+    const rows = await this.secrets.seedsOfDeal(matchId, deal);
     // Revealed seeds are not needed again in this process.
     const known = this.known.get(matchId);
     for (const row of rows) known?.delete(row.commitment);

@@ -4,7 +4,7 @@ import type { BismarckEvent, Command, MatchOptions, Seat } from '@bismarck/rules
 import { eventView, type EventView } from '@bismarck/projections';
 import { DealingService } from './dealing.service';
 import { MatchWriter } from './match-writer.service';
-import { SeatCredentials } from './seat-credentials.service';
+import { SeatCredentials } from '../seats/seat-credentials.service';
 import type { LoadedMatch } from './state-cache';
 
 export interface CommandResult {

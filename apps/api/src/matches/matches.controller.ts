@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, Param, Post, Query, Res, UseGuards } fro
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
+import type { Versioned } from '@bismarck/projections';
 import { ProblemDto } from '../problem/problem.dto';
 import { ApiMatchId, ApiProblems } from './api-docs';
 import { CreateMatchDto } from './dto/create-match.dto';
@@ -15,8 +16,8 @@ import {
   SeatViewDto,
 } from './dto/responses.dto';
 import { MatchCommands, type MatchCreated } from './match-commands.service';
-import { MatchQueries, type EventPage, type MatchPage, type Versioned } from './match-queries.service';
-import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from './seat.guard';
+import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
+import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
 import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 
 @ApiTags('matches')

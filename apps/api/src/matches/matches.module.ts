@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SeatsModule } from '../seats/seats.module';
 import { CommandsController } from './commands.controller';
 import { DealingService } from './dealing.service';
 import { MatchCommands } from './match-commands.service';
@@ -6,12 +7,12 @@ import { MatchWriter } from './match-writer.service';
 import { MatchQueries } from './match-queries.service';
 import { MatchStreams } from './match-streams.service';
 import { MatchesController } from './matches.controller';
-import { SeatCredentials } from './seat-credentials.service';
-import { SeatGuard } from './seat.guard';
 
 @Module({
+  imports: [SeatsModule],
   controllers: [MatchesController, CommandsController],
-  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchStreams, SeatCredentials, SeatGuard],
-  exports: [MatchWriter, MatchStreams, MatchCommands, MatchQueries, SeatCredentials, SeatGuard, DealingService],
+  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchStreams],
+  // SeatsModule too: the live streams' routes (LiveModule) are match routes with the seat guard.
+  exports: [MatchWriter, MatchStreams, MatchCommands, MatchQueries, DealingService, SeatsModule],
 })
 export class MatchesModule {}

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ExportedMatch } from '@bismarck/audit';
 import type { Viewer } from '@bismarck/rules';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
-import { CurrentViewer, SeatGuard } from '../matches/seat.guard';
+import { CurrentViewer, SeatGuard } from '../seats/seat.guard';
 import { AuditDto, AuditQueryDto, ExportDto, ReplayDto, ReplayQueryDto } from './replay.dto';
 import { ReplayService, type AuditResult, type ReplayView } from './replay.service';
 

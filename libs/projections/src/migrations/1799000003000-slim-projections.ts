@@ -1,6 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The event types after which the scorecard can differ (rules: changesScorecard). */
+/**
+ * The event types after which the scorecard can differ: rules' changesScorecard when this migration
+ * was written, copied on purpose (a migration must do the same whenever it runs, whatever the rules
+ * say later). Code that runs today asks changesScorecard itself.
+ */
 const SCORECARD_EVENTS = `('MatchCreated', 'SeatJoined', 'ContractChosen', 'DealScored', 'MatchFinished')`;
 
 /**

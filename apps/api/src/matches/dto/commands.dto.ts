@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { CUT_PATTERN } from '@bismarck/rules';
 
 const CARD = /^[2-9TJQKA][SHDC]$/;
 const CARD_EXAMPLE = 'QH';
@@ -36,10 +37,10 @@ export class PlayCardDto {
 export class CutDto {
   @ApiProperty({
     example: 'k7Qz-42',
-    pattern: '^[\\x21-\\x7e]{1,64}$',
+    pattern: CUT_PATTERN.source,
     description: "The cutter's contribution to the next deck: any 1 to 64 visible ASCII characters (docs/fairness.md).",
   })
   @IsString()
-  @Matches(/^[\x21-\x7e]{1,64}$/, { message: 'cut must be 1 to 64 visible ASCII characters' })
+  @Matches(CUT_PATTERN, { message: 'cut must be 1 to 64 visible ASCII characters' })
   readonly cut!: string;
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
-import { parseMatchId } from './match-id';
+import { parseMatchId } from '../matches/match-id';
 import { SeatCredentials } from './seat-credentials.service';
 
 const SEAT_REQUIRED = 'bismarck:seatRequired';

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
-import { MatchCache } from './state-cache';
+import { MatchCache } from '../matches/state-cache';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { EventStore } from '@bismarck/event-store';
+import { MatchReader, SecretReader } from '@bismarck/projections';
 import type { Seat } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 
@@ -23,11 +24,12 @@ const TOKEN_PREFIX = 'bsk_';
 export class SeatCredentials {
   /** Per match, the token hash of each seat (null: an open seat). Kept only once all three are taken. */
   private readonly hashesByMatch: MatchCache<(Buffer | null)[]>;
+  private readonly secrets: SecretReader;
+  private readonly matches: MatchReader;
 
-  constructor(
-    private readonly db: DataSource,
-    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-  ) {
+  constructor(store: EventStore, @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
+    this.secrets = new SecretReader(store.queryable);
+    this.matches = new MatchReader(store.queryable);
     this.hashesByMatch = new MatchCache(config.stateCacheSize);
   }
 
@@ -53,7 +55,7 @@ export class SeatCredentials {
     if (!match) throw new ProblemException('UNAUTHORIZED', 'Send the seat token as "Authorization: Bearer <token>".');
     const presented = Buffer.from(hashToken(match[1]), 'hex');
     const hashes = await this.hashesOf(matchId);
-    if (hashes.every((h) => h === null) && !(await this.exists(matchId))) {
+    if (hashes.every((h) => h === null) && !(await this.matches.exists(matchId))) {
       throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
     }
     let seat: Seat | null = null;
@@ -61,22 +63,14 @@ export class SeatCredentials {
       if (hash !== null && timingSafeEqual(hash, presented)) seat = i as Seat;
     });
     if (seat !== null) return seat;
-    const elsewhere = await this.db.query('SELECT 1 FROM seat_credentials WHERE token_hash = $1', [presented.toString('hex')]);
-    if (elsewhere.length > 0) throw new ProblemException('FORBIDDEN', 'This token belongs to another match.');
+    if (await this.secrets.tokenElsewhere(presented.toString('hex'))) throw new ProblemException('FORBIDDEN', 'This token belongs to another match.');
     throw new ProblemException('UNAUTHORIZED', 'Unknown seat token.');
-  }
-
-  private async exists(matchId: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 FROM match_list WHERE id = $1', [matchId])).length > 0;
   }
 
   private async hashesOf(matchId: string): Promise<(Buffer | null)[]> {
     const known = this.hashesByMatch.get(matchId);
     if (known) return known;
-    const rows: { seat: number; token_hash: string }[] = await this.db.query(
-      'SELECT seat, token_hash FROM seat_credentials WHERE match_id = $1 ORDER BY seat',
-      [matchId],
-    );
+    const rows = await this.secrets.tokenHashes(matchId);
     const hashes: (Buffer | null)[] = [null, null, null];
     for (const r of rows) hashes[r.seat] = Buffer.from(r.token_hash, 'hex');
     if (rows.length === 3) this.hashesByMatch.set(matchId, hashes);
