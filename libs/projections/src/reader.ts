@@ -1,6 +1,5 @@
-import type { Queryable } from '@bismarck/event-store';
+import { rowsOf, type Queryable } from '@bismarck/event-store';
 import type { Seat } from '@bismarck/rules';
-import { rowsOf } from './rebuild';
 
 /** A document and the stream version it reflects (the ETag of a GET). */
 export interface Versioned<T> {
@@ -80,8 +79,8 @@ export class MatchReader {
       params.push(after.createdAt, after.id);
       where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
     }
-    const rows = await rowsOf(
-      this.db.query(
+    const rows = rowsOf(
+      await this.db.query(
         `SELECT id, version, status, phase, deal_number, deals_in_match, players, options, seeded, totals, winners,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
               to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at
@@ -97,11 +96,11 @@ export class MatchReader {
 
   /** Whether the match exists (its list row is written with its first event). */
   async exists(id: string): Promise<boolean> {
-    return (await rowsOf(this.db.query('SELECT 1 FROM match_list WHERE id = $1', [id]))).length > 0;
+    return rowsOf(await this.db.query('SELECT 1 FROM match_list WHERE id = $1', [id])).length > 0;
   }
 
   private async doc(sql: string, params: unknown[]): Promise<Versioned<unknown> | null> {
-    const [row] = await rowsOf(this.db.query(sql, params));
+    const [row] = rowsOf(await this.db.query(sql, params));
     return row ? { version: row.version as number, body: row.doc } : null;
   }
 }

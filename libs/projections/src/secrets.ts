@@ -1,5 +1,4 @@
-import type { Queryable } from '@bismarck/event-store';
-import { rowsOf } from './rebuild';
+import { rowsOf, type Queryable } from '@bismarck/event-store';
 
 /** A deal's secret seed and its published commitment (a `deal_seeds` row, as the inline projection writes it). */
 export interface SeedRow {
@@ -36,22 +35,22 @@ export class SecretReader {
 
   /** The caller's seed of a seeded match, or null. */
   async sandboxSeed(matchId: string): Promise<string | null> {
-    const [row] = await rowsOf(this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]));
+    const [row] = rowsOf(await this.db.query('SELECT seed FROM match_secrets WHERE match_id = $1', [matchId]));
     return row ? (row.seed as string) : null;
   }
 
   /** The token hash of each taken seat of the match. */
   async tokenHashes(matchId: string): Promise<SeatTokenHash[]> {
-    const rows = await rowsOf(this.db.query('SELECT seat, token_hash FROM seat_credentials WHERE match_id = $1 ORDER BY seat', [matchId]));
+    const rows = rowsOf(await this.db.query('SELECT seat, token_hash FROM seat_credentials WHERE match_id = $1 ORDER BY seat', [matchId]));
     return rows as unknown as SeatTokenHash[];
   }
 
   /** Whether a token hash (hex) belongs to some seat of some match. */
   async tokenElsewhere(tokenHash: string): Promise<boolean> {
-    return (await rowsOf(this.db.query('SELECT 1 FROM seat_credentials WHERE token_hash = $1', [tokenHash]))).length > 0;
+    return rowsOf(await this.db.query('SELECT 1 FROM seat_credentials WHERE token_hash = $1', [tokenHash])).length > 0;
   }
 
   private async seeds(sql: string, params: unknown[]): Promise<SeedRow[]> {
-    return (await rowsOf(this.db.query(sql, params))) as unknown as SeedRow[];
+    return rowsOf(await this.db.query(sql, params)) as unknown as SeedRow[];
   }
 }

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MatchesModule } from '../matches/matches.module';
+import { SeatsModule } from '../seats/seats.module';
 import { EventStreamService } from './event-stream.service';
 import { LiveController } from './live.controller';
 import { LiveHub } from './live-hub.service';
 
 /** Live event streams (SSE): one hub per process on the commit-order feed, one session per client. */
 @Module({
-  imports: [MatchesModule],
+  imports: [MatchesModule, SeatsModule],
   controllers: [LiveController],
   providers: [LiveHub, EventStreamService],
   exports: [LiveHub],

@@ -12,7 +12,6 @@ import { MatchesController } from './matches.controller';
   imports: [SeatsModule],
   controllers: [MatchesController, CommandsController],
   providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchStreams],
-  // SeatsModule too: the live streams' routes (LiveModule) are match routes with the seat guard.
-  exports: [MatchWriter, MatchStreams, MatchCommands, MatchQueries, DealingService, SeatsModule],
+  exports: [MatchWriter, MatchStreams, MatchCommands, MatchQueries, DealingService],
 })
 export class MatchesModule {}
