@@ -11,6 +11,8 @@ import { createMatch, playToEnd } from './support/player';
 // The compiled command line, as `npm run bismarck` runs it (`npm test` builds it first).
 const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 const run = promisify(execFile);
+// Each test starts the command line once or more: seconds each on a loaded machine.
+jest.setTimeout(60_000);
 
 const t = useTestApp();
 let dir: string;
