@@ -1,8 +1,14 @@
 import { parseSse } from './sse';
 import type { components } from './schema';
 
-/** One event of a match's log, as the caller may see it (`GET …/events` and the live stream). */
+/**
+ * One event of a match's log, as the caller may see it (`GET …/events` and the live stream). `type`
+ * tells which `data` it carries: switch on it and `data` is narrowed (docs/clients.md, "Event catalogue").
+ */
 export type MatchEvent = components['schemas']['EventDto'];
+
+/** The event of one type, e.g. `MatchEventOf<'TrickTaken'>['data']['winner']`. */
+export type MatchEventOf<T extends MatchEvent['type']> = Extract<MatchEvent, { type: T }>;
 
 export interface StreamOptions {
   /** A seat token: see that seat's own cards. Without one the stream is a spectator's. */

@@ -6,7 +6,7 @@ import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
 export type { paths, components, operations } from './schema';
-export { streamMatchEvents, StreamError, type MatchEvent, type StreamOptions } from './events';
+export { streamMatchEvents, StreamError, type MatchEvent, type MatchEventOf, type StreamOptions } from './events';
 export { parseSse, type SseMessage } from './sse';
 
 export type BismarckClient = Client<paths>;

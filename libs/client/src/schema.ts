@@ -12,7 +12,7 @@ export interface paths {
          * Prometheus metrics
          * @description Commands by type and outcome, with a latency histogram.
          */
-        get: operations["MetricsController_scrape"];
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28,8 +28,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and, on a real server, this instance hears the others' appends (LISTEN) */
-        get: operations["HealthController_check"];
+        /**
+         * Readiness: the database answers and, on a real server, this instance hears the others' appends (LISTEN)
+         * @description For load balancers and orchestrators: 200 when this instance can serve, 503 (problem+json) when it cannot.
+         */
+        get: operations["checkHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -45,14 +48,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List matches, newest first */
-        get: operations["MatchesController_list"];
+        /**
+         * List matches, newest first
+         * @description One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables.
+         */
+        get: operations["listMatches"];
         put?: never;
         /**
          * Create a match
-         * @description The three seat tokens are shown here only.
+         * @description The token of each named seat is shown here only; a `null` player leaves a seat open for `joinSeat` (a lobby table).
          */
-        post: operations["MatchesController_create"];
+        post: operations["createMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -66,8 +72,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public state of a match (what a spectator sees) */
-        get: operations["MatchesController_state"];
+        /**
+         * The public state of a match (what a spectator sees)
+         * @description Phase, dealer, forehand, whose turn, table cards, the trick, totals and the checkpoint to pin; no hand. A seat token is checked but shows no more: use `getSeatView`.
+         */
+        get: operations["getMatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -83,8 +92,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A seat's view: the public state plus its hand and what it may do now */
-        get: operations["MatchesController_view"];
+        /**
+         * A seat's view: the public state plus its hand and what it may do now
+         * @description For the seat of the token: its hand, its laid-away cards (forehand) and `legal`, the action it may take now (null when it is not its turn).
+         */
+        get: operations["getSeatView"];
         put?: never;
         post?: never;
         delete?: never;
@@ -100,8 +112,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The scorecard: every deal, contracts used, totals and winners */
-        get: operations["MatchesController_scorecard"];
+        /**
+         * The scorecard: every deal, contracts used, totals and winners
+         * @description Public: every scored deal with its contract, tricks and points, the contracts each seat has used, the totals, and the winners once finished.
+         */
+        get: operations["getScorecard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -119,9 +134,9 @@ export interface paths {
         };
         /**
          * The event log as the caller may see it
-         * @description Every event is listed (versions stay gapless); what the caller may not see is null in `data`.
+         * @description Every event is listed (versions stay gapless); what the caller may not see is null in `data`. `type` tells which `data` an event carries (docs/clients.md, "Event catalogue").
          */
-        get: operations["MatchesController_events"];
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -143,7 +158,7 @@ export interface paths {
          * Cut the deck before the deal (the seat on the dealer's right; optional)
          * @description Mixes the cutter's string into the shuffle of the next deal, after the server has committed to its seed (DeckCommitted): neither the server nor the cutter alone can choose the deck. See docs/fairness.md.
          */
-        post: operations["CommandsController_cut"];
+        post: operations["cut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -159,8 +174,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deal the next deal (the dealer) */
-        post: operations["CommandsController_deal"];
+        /**
+         * Deal the next deal (the dealer)
+         * @description The service shuffles (from its committed seed and the cut, docs/fairness.md) and turns four table cards face up (`DealStarted`); the hands follow at once (`HandsDealt`), or after the contract when forehand chooses it blind.
+         */
+        post: operations["deal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -176,8 +194,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Announce the contract, and the trump suit with `trump` (forehand) */
-        post: operations["CommandsController_chooseContract"];
+        /**
+         * Announce the contract, and the trump suit with `trump` (forehand)
+         * @description The contracts allowed now are the seat view's `legal.contracts`, the suits `legal.trumps` (docs/rules.md §3, §6).
+         */
+        post: operations["chooseContract"];
         delete?: never;
         options?: never;
         head?: never;
@@ -193,8 +214,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lay away four cards (forehand, after taking the table cards) */
-        post: operations["CommandsController_discard"];
+        /**
+         * Lay away four cards (forehand, after taking the table cards)
+         * @description Any four of the 20 cards in hand; nobody else sees them until the deal is scored.
+         */
+        post: operations["discard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -210,8 +234,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Play a card to the trick (the seat to play) */
-        post: operations["CommandsController_play"];
+        /**
+         * Play a card to the trick (the seat to play)
+         * @description One of the seat view's `legal.cards`. The third card of a trick appends `TrickTaken`; the last trick of a deal, `DealScored`.
+         */
+        post: operations["playCard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -229,7 +256,7 @@ export interface paths {
          * The event log as Server-Sent Events, live
          * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` the server sends `event: end` and closes; reconnecting to a finished match at its last version answers 204, which tells an EventSource to stop.
          */
-        get: operations["LiveController_stream"];
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -251,7 +278,7 @@ export interface paths {
          * Take an open seat of a waiting match
          * @description Answers the seat's token, shown only here. The match starts (status `playing`) when the last open seat is taken; until then every command is refused with `MATCH_NOT_STARTED`. Open tables: `GET /api/matches?status=waiting`.
          */
-        post: operations["LobbyController_join"];
+        post: operations["joinSeat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +298,7 @@ export interface paths {
          * Rebuild every projection from the event log
          * @description Replays the whole log in commit order into fresh tables, compares them with the live ones row for row, then makes them live. Enabled only when ADMIN_TOKEN is set.
          */
-        post: operations["AdminController_rebuild"];
+        post: operations["rebuildProjections"];
         delete?: never;
         options?: never;
         head?: never;
@@ -289,7 +316,7 @@ export interface paths {
          * The state right after event N, as the caller may see it
          * @description A seat sees its own cards, a spectator only public ones; once a deal is scored nothing of it is secret (`revealed`).
          */
-        get: operations["ReplayController_replay"];
+        get: operations["replay"];
         put?: never;
         post?: never;
         delete?: never;
@@ -309,7 +336,7 @@ export interface paths {
          * Verify a match: hash chain, commitments and revealed seeds, decks, every decision, scores
          * @description `ok` is true when every check passes; `firstFailure` names the first event version that fails. Deals still in play are checked once scored. With `pin`, also checks that the log still holds a hash kept during play.
          */
-        get: operations["ReplayController_audit"];
+        get: operations["audit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -329,7 +356,7 @@ export interface paths {
          * A finished match as one self-contained JSON document, with its proofs
          * @description Check it offline with `npm run bismarck -- verify <file>`.
          */
-        get: operations["ReplayController_export"];
+        get: operations["exportMatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -349,7 +376,7 @@ export interface paths {
          * The replay viewer (HTML)
          * @description Shows the match as a spectator sees it (add `#token=<seat token>` to see a seat's cards); step with the buttons, the arrow keys or the slider; follows a live match.
          */
-        get: operations["ViewerController_page"];
+        get: operations["getViewer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -363,20 +390,36 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ProblemDto: {
-            /** @example https://bismarck.example/problems/not-your-turn */
+            /**
+             * @description A URI naming the problem: one per `code`.
+             * @example https://bismarck.example/problems/not-your-turn
+             */
             type: string;
-            /** @example It is not your turn */
+            /**
+             * @description A short summary of the problem: one per `code`.
+             * @example It is not your turn
+             */
             title: string;
-            /** @example 409 */
+            /**
+             * @description The HTTP status.
+             * @example 409
+             */
             status: number;
-            /** @example Seat 2 is to play, not seat 0. */
+            /**
+             * @description What went wrong with this request, for people.
+             * @example Seat 2 is to play, not seat 0.
+             */
             detail: string;
             /**
+             * @description The stable machine-readable code: branch on this.
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
             code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE";
-            /** @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play */
+            /**
+             * @description The path of the request that failed.
+             * @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play
+             */
             instance?: string;
             /**
              * @description With `RATE_LIMITED`: seconds to wait (also in `Retry-After`).
@@ -436,6 +479,7 @@ export interface components {
              */
             players: (string | null)[];
             /**
+             * @description The match options (docs/rules.md §8); each one left out takes its default.
              * @example {
              *       "schedule": "modern"
              *     }
@@ -448,12 +492,18 @@ export interface components {
             seed?: string;
         };
         SeatTokenDto: {
-            /** @enum {number} */
+            /**
+             * @description The seat.
+             * @enum {integer}
+             */
             seat: 0 | 1 | 2;
-            /** @example Astrid */
+            /**
+             * @description Its player.
+             * @example Astrid
+             */
             name: string;
             /**
-             * @description Bearer token for this seat. Shown only once.
+             * @description The seat token (`bsk_` and 32 base64url characters), shown only once: send it as `Authorization: Bearer <token>`.
              * @example bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA
              */
             token: string;
@@ -461,15 +511,20 @@ export interface components {
         MatchCreatedDto: {
             /**
              * Format: uuid
+             * @description The match id (a lowercase UUID).
              * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
              */
             id: string;
-            /** @example 1 */
+            /**
+             * @description The match version after creation (its events so far).
+             * @example 2
+             */
             version: number;
+            /** @description Every option of the match, defaults filled in. */
             options: components["schemas"]["MatchOptionsDto"];
             /**
-             * @description Drawn at random (or from the seed).
-             * @enum {number}
+             * @description The dealer of the first deal, drawn at random (or from the seed).
+             * @enum {integer}
              */
             firstDealer: 0 | 1 | 2;
             /** @description True when created with a seed: reproducible, not provably fair. */
@@ -483,19 +538,52 @@ export interface components {
             seats: components["schemas"]["SeatTokenDto"][];
         };
         MatchSummaryDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
             id: string;
+            /**
+             * @description The match version: the number of events in its log.
+             * @example 42
+             */
             version: number;
-            /** @enum {string} */
+            /**
+             * @description `waiting` for players to take open seats, `playing`, `finished`, or `abandoned` (a lobby table closed unfilled).
+             * @enum {string}
+             */
             status: "waiting" | "playing" | "finished" | "abandoned";
-            /** @enum {string} */
+            /**
+             * @description What the match waits for: a deal, the contract, the lay-away, a card; `finished` once over (or abandoned).
+             * @enum {string}
+             */
             phase: "deal" | "contract" | "discard" | "play" | "finished";
+            /**
+             * @description The deal under way or last played, from 1; 0 before the first deal.
+             * @example 1
+             */
             dealNumber: number;
+            /**
+             * @description How many deals the match has (its schedule).
+             * @example 12
+             */
             dealsInMatch: number;
-            players: string[];
+            /**
+             * @description The names of seats 0, 1 and 2; null is a seat still open.
+             * @example [
+             *       "Astrid",
+             *       null,
+             *       null
+             *     ]
+             */
+            players: (string | null)[];
+            /** @description Every option of the match, defaults filled in. */
             options: components["schemas"]["MatchOptionsDto"];
+            /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
             /**
+             * @description Match totals per seat.
              * @example [
              *       0,
              *       0,
@@ -503,36 +591,69 @@ export interface components {
              *     ]
              */
             totals: number[];
+            /** @description When finished: every seat with the highest total; else null. */
             winners: number[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the match was created.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When its last event was appended.
+             */
             updatedAt: string;
         };
         MatchListDto: {
+            /** @description The matches of this page, newest first. */
             items: components["schemas"]["MatchSummaryDto"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: Record<string, never> | null;
+            nextCursor: string | null;
         };
         SeatNameDto: {
-            /** @enum {number} */
+            /**
+             * @description The seat.
+             * @enum {integer}
+             */
             seat: 0 | 1 | 2;
             /**
-             * @description null while the seat is open (status `waiting`).
+             * @description Its player; null while the seat is open (status `waiting`).
              * @example Astrid
              */
             name: string | null;
         };
         PlayedCardDto: {
-            /** @enum {number} */
+            /**
+             * @description The seat that played it.
+             * @enum {integer}
+             */
             seat: 0 | 1 | 2;
-            /** @example QH */
+            /**
+             * @description The card.
+             * @example QH
+             */
             card: string;
         };
         LastTrickDto: {
+            /** @description Its three cards in the order played. */
             cards: components["schemas"]["PlayedCardDto"][];
-            /** @enum {number} */
+            /**
+             * @description The seat that took it.
+             * @enum {integer}
+             */
             winner: 0 | 1 | 2;
+        };
+        FairnessDto: {
+            /**
+             * @description The commitment to the next deck while the match waits for a deal; else null.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            commitment: string | null;
+            /**
+             * @description The cut made for that deck; null until someone cuts.
+             * @example k7Qz-42
+             */
+            cut: string | null;
         };
         CheckpointDto: {
             /**
@@ -547,36 +668,58 @@ export interface components {
             hash: string;
         };
         PublicStateDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
             id: string;
             /**
-             * @description Number of events in the stream.
+             * @description The match version: the number of events in its log.
              * @example 42
              */
             version: number;
+            /** @description Every option of the match, defaults filled in. */
             options: components["schemas"]["MatchOptionsDto"];
+            /** @description The three seats and their players. */
             seats: components["schemas"]["SeatNameDto"][];
-            /** @enum {string} */
+            /**
+             * @description `waiting` for players to take open seats, `playing`, `finished`, or `abandoned` (a lobby table closed unfilled).
+             * @enum {string}
+             */
             status: "waiting" | "playing" | "finished" | "abandoned";
-            /** @enum {string} */
+            /**
+             * @description What the match waits for: a deal, the contract, the lay-away, a card; `finished` once over (or abandoned).
+             * @enum {string}
+             */
             phase: "deal" | "contract" | "discard" | "play" | "finished";
             /**
-             * @description 1-based; 0 before the first deal.
+             * @description The deal under way or last played, from 1; 0 before the first deal.
              * @example 1
              */
             dealNumber: number;
-            /** @example 12 */
+            /**
+             * @description How many deals the match has (its schedule).
+             * @example 12
+             */
             dealsInMatch: number;
-            /** @enum {number|null} */
+            /**
+             * @description The dealer of the deal under way or next; null once finished.
+             * @enum {integer|null}
+             */
             dealer: 0 | 1 | 2 | null;
-            /** @enum {number|null} */
+            /**
+             * @description Forehand (on the dealer's left) of that deal; null once finished.
+             * @enum {integer|null}
+             */
             forehand: 0 | 1 | 2 | null;
             /**
-             * @description The seat expected to act.
-             * @enum {number|null}
+             * @description The seat expected to act; null when nobody is.
+             * @enum {integer|null}
              */
             turn: 0 | 1 | 2 | null;
             /**
+             * @description The four cards face up, until forehand has laid away; else empty.
              * @example [
              *       "AS",
              *       "TH",
@@ -585,13 +728,22 @@ export interface components {
              *     ]
              */
             tableCards: string[];
-            /** @enum {string|null} */
+            /**
+             * @description The contract of the deal, once known.
+             * @enum {string|null}
+             */
             contract: "spades" | "trump" | "notrump" | "pass" | null;
-            /** @enum {string|null} */
+            /**
+             * @description The trump suit of the deal, once known; null without one.
+             * @enum {string|null}
+             */
             trump: "S" | "H" | "D" | "C" | null;
+            /** @description The cards of the trick under way, in the order played. */
             trick: components["schemas"]["PlayedCardDto"][];
+            /** @description The trick taken last, or null. */
             lastTrick: components["schemas"]["LastTrickDto"] | null;
             /**
+             * @description Tricks taken per seat in the deal under way (or the last one).
              * @example [
              *       0,
              *       0,
@@ -600,6 +752,7 @@ export interface components {
              */
             tricksTaken: number[];
             /**
+             * @description Cards in each hand (counts only).
              * @example [
              *       16,
              *       16,
@@ -608,6 +761,7 @@ export interface components {
              */
             handSizes: number[];
             /**
+             * @description Match totals per seat.
              * @example [
              *       0,
              *       0,
@@ -616,6 +770,7 @@ export interface components {
              */
             totals: number[];
             /**
+             * @description Per seat, the contracts it has played as forehand, each with its deal number.
              * @example [
              *       {
              *         "spades": 1
@@ -627,9 +782,12 @@ export interface components {
             contractsPlayed: {
                 [key: string]: number;
             }[];
-            /** @description When finished: every seat with the highest total. */
+            /** @description When finished: every seat with the highest total; else null. */
             winners: number[] | null;
+            /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
+            fairness: components["schemas"]["FairnessDto"];
             /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
             checkpoint: components["schemas"]["CheckpointDto"];
         };
@@ -654,6 +812,7 @@ export interface components {
              */
             action: "chooseContract";
             /**
+             * @description The contracts forehand may announce now.
              * @example [
              *       "spades",
              *       "trump",
@@ -701,36 +860,58 @@ export interface components {
             cards: string[];
         };
         SeatViewDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
             id: string;
             /**
-             * @description Number of events in the stream.
+             * @description The match version: the number of events in its log.
              * @example 42
              */
             version: number;
+            /** @description Every option of the match, defaults filled in. */
             options: components["schemas"]["MatchOptionsDto"];
+            /** @description The three seats and their players. */
             seats: components["schemas"]["SeatNameDto"][];
-            /** @enum {string} */
+            /**
+             * @description `waiting` for players to take open seats, `playing`, `finished`, or `abandoned` (a lobby table closed unfilled).
+             * @enum {string}
+             */
             status: "waiting" | "playing" | "finished" | "abandoned";
-            /** @enum {string} */
+            /**
+             * @description What the match waits for: a deal, the contract, the lay-away, a card; `finished` once over (or abandoned).
+             * @enum {string}
+             */
             phase: "deal" | "contract" | "discard" | "play" | "finished";
             /**
-             * @description 1-based; 0 before the first deal.
+             * @description The deal under way or last played, from 1; 0 before the first deal.
              * @example 1
              */
             dealNumber: number;
-            /** @example 12 */
+            /**
+             * @description How many deals the match has (its schedule).
+             * @example 12
+             */
             dealsInMatch: number;
-            /** @enum {number|null} */
+            /**
+             * @description The dealer of the deal under way or next; null once finished.
+             * @enum {integer|null}
+             */
             dealer: 0 | 1 | 2 | null;
-            /** @enum {number|null} */
+            /**
+             * @description Forehand (on the dealer's left) of that deal; null once finished.
+             * @enum {integer|null}
+             */
             forehand: 0 | 1 | 2 | null;
             /**
-             * @description The seat expected to act.
-             * @enum {number|null}
+             * @description The seat expected to act; null when nobody is.
+             * @enum {integer|null}
              */
             turn: 0 | 1 | 2 | null;
             /**
+             * @description The four cards face up, until forehand has laid away; else empty.
              * @example [
              *       "AS",
              *       "TH",
@@ -739,13 +920,22 @@ export interface components {
              *     ]
              */
             tableCards: string[];
-            /** @enum {string|null} */
+            /**
+             * @description The contract of the deal, once known.
+             * @enum {string|null}
+             */
             contract: "spades" | "trump" | "notrump" | "pass" | null;
-            /** @enum {string|null} */
+            /**
+             * @description The trump suit of the deal, once known; null without one.
+             * @enum {string|null}
+             */
             trump: "S" | "H" | "D" | "C" | null;
+            /** @description The cards of the trick under way, in the order played. */
             trick: components["schemas"]["PlayedCardDto"][];
+            /** @description The trick taken last, or null. */
             lastTrick: components["schemas"]["LastTrickDto"] | null;
             /**
+             * @description Tricks taken per seat in the deal under way (or the last one).
              * @example [
              *       0,
              *       0,
@@ -754,6 +944,7 @@ export interface components {
              */
             tricksTaken: number[];
             /**
+             * @description Cards in each hand (counts only).
              * @example [
              *       16,
              *       16,
@@ -762,6 +953,7 @@ export interface components {
              */
             handSizes: number[];
             /**
+             * @description Match totals per seat.
              * @example [
              *       0,
              *       0,
@@ -770,6 +962,7 @@ export interface components {
              */
             totals: number[];
             /**
+             * @description Per seat, the contracts it has played as forehand, each with its deal number.
              * @example [
              *       {
              *         "spades": 1
@@ -781,14 +974,21 @@ export interface components {
             contractsPlayed: {
                 [key: string]: number;
             }[];
-            /** @description When finished: every seat with the highest total. */
+            /** @description When finished: every seat with the highest total; else null. */
             winners: number[] | null;
+            /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
+            fairness: components["schemas"]["FairnessDto"];
             /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
             checkpoint: components["schemas"]["CheckpointDto"];
-            /** @enum {number} */
+            /**
+             * @description The seat this view is for.
+             * @enum {integer}
+             */
             seat: 0 | 1 | 2;
             /**
+             * @description This seat's hand, sorted.
              * @example [
              *       "AS",
              *       "KS",
@@ -796,23 +996,39 @@ export interface components {
              *     ]
              */
             hand: string[];
-            /** @description Forehand's own laid-away cards, once discarded. */
+            /** @description Forehand's own laid-away cards during trick play; null otherwise. */
             laidAway: string[] | null;
             /** @description What this seat may do now; null when it is not its turn. */
             legal: (components["schemas"]["DealActionDto"] | components["schemas"]["CutActionDto"] | components["schemas"]["ChooseContractActionDto"] | components["schemas"]["DiscardActionDto"] | components["schemas"]["PlayActionDto"]) | null;
         };
         ScorecardDealDto: {
-            /** @example 1 */
+            /**
+             * @description The deal number, from 1.
+             * @example 1
+             */
             number: number;
-            /** @enum {number} */
+            /**
+             * @description Its dealer.
+             * @enum {integer}
+             */
             dealer: 0 | 1 | 2;
-            /** @enum {number} */
+            /**
+             * @description Its forehand.
+             * @enum {integer}
+             */
             forehand: 0 | 1 | 2;
-            /** @enum {string} */
+            /**
+             * @description The contract played.
+             * @enum {string}
+             */
             contract: "spades" | "trump" | "notrump" | "pass";
-            /** @enum {string|null} */
+            /**
+             * @description The trump suit, or null.
+             * @enum {string|null}
+             */
             trump: "S" | "H" | "D" | "C" | null;
             /**
+             * @description Tricks taken per seat.
              * @example [
              *       11,
              *       3,
@@ -821,6 +1037,7 @@ export interface components {
              */
             tricks: number[];
             /**
+             * @description Points scored per seat in this deal.
              * @example [
              *       3,
              *       -1,
@@ -829,6 +1046,7 @@ export interface components {
              */
             points: number[];
             /**
+             * @description Match totals per seat after this deal.
              * @example [
              *       3,
              *       -1,
@@ -838,10 +1056,20 @@ export interface components {
             totals: number[];
         };
         ScorecardDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
             id: string;
+            /**
+             * @description The match version: the number of events in its log.
+             * @example 42
+             */
             version: number;
+            /** @description The three seats and their players. */
             seats: components["schemas"]["SeatNameDto"][];
+            /** @description Every scored deal, in order. */
             deals: components["schemas"]["ScorecardDealDto"][];
             /**
              * @description Per seat, the deal number of each contract used.
@@ -857,6 +1085,7 @@ export interface components {
                 [key: string]: number;
             }[];
             /**
+             * @description Match totals per seat.
              * @example [
              *       0,
              *       0,
@@ -864,42 +1093,586 @@ export interface components {
              *     ]
              */
             totals: number[];
+            /** @description True once the last deal is scored. */
             finished: boolean;
+            /** @description When finished: every seat with the highest total; else null. */
             winners: number[] | null;
         };
+        /** @description A match was created (the first event). */
+        MatchCreatedDataDto: {
+            /**
+             * Format: uuid
+             * @description The match id.
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            matchId: string;
+            /**
+             * @description The names of seats 0, 1 and 2; null is an open seat (a lobby table).
+             * @example [
+             *       "Astrid",
+             *       null,
+             *       null
+             *     ]
+             */
+            players: (string | null)[];
+            /** @description Every option of the match, defaults filled in. */
+            options: components["schemas"]["MatchOptionsDto"];
+            /**
+             * @description The dealer of the first deal.
+             * @enum {integer}
+             */
+            firstDealer: 0 | 1 | 2;
+            /** @description True when created with a seed: reproducible, not provably fair. */
+            seeded: boolean;
+        };
+        /** @description A `MatchCreated` event: its `data`. */
+        MatchCreatedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "MatchCreated";
+            /** @description What happened. */
+            data: components["schemas"]["MatchCreatedDataDto"];
+        };
+        /** @description An open seat was taken; the join that takes the last one starts the match. */
+        SeatJoinedDataDto: {
+            /**
+             * @description The seat taken.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The name of its player.
+             * @example Bjørn
+             */
+            name: string;
+        };
+        /** @description A `SeatJoined` event: its `data`. */
+        SeatJoinedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "SeatJoined";
+            /** @description What happened. */
+            data: components["schemas"]["SeatJoinedDataDto"];
+        };
+        /** @description A lobby table nobody filled within LOBBY_TTL_MS was closed (status `abandoned`). */
+        TableAbandonedDataDto: {
+            /**
+             * @description The seats still open when it was closed.
+             * @example [
+             *       1,
+             *       2
+             *     ]
+             */
+            openSeats: number[];
+        };
+        /** @description A `TableAbandoned` event: its `data`. */
+        TableAbandonedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "TableAbandoned";
+            /** @description What happened. */
+            data: components["schemas"]["TableAbandonedDataDto"];
+        };
+        /** @description The server's commitment to the next deck, before anyone cuts or sees a card. */
+        DeckCommittedDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description SHA-256 of the secret seed of the deck, as lowercase hex (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            commitment: string;
+        };
+        /** @description A `DeckCommitted` event: its `data`. */
+        DeckCommittedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DeckCommitted";
+            /** @description What happened. */
+            data: components["schemas"]["DeckCommittedDataDto"];
+        };
+        /** @description The cutter's string, mixed into the shuffle of the next deck. */
+        DeckCutDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description The seat that cut (on the dealer's right).
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The cut: 1 to 64 visible ASCII characters.
+             * @example k7Qz-42
+             */
+            cut: string;
+        };
+        /** @description A `DeckCut` event: its `data`. */
+        DeckCutEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DeckCut";
+            /** @description What happened. */
+            data: components["schemas"]["DeckCutDataDto"];
+        };
+        /** @description How the deck was made, as the service recorded it (docs/fairness.md). */
+        ShuffleDto: {
+            /**
+             * @description The shuffle algorithm.
+             * @example bismarck-shuffle-v1
+             */
+            algorithm?: string;
+            /**
+             * @description The deck index: the stream version this deal starts at.
+             * @example 3
+             */
+            index?: number;
+            /** @description True when shuffled from the match's seed (a seeded match). */
+            seeded?: boolean;
+            /**
+             * @description The commitment whose seed made this deck; null when the seed was lost or never committed, absent in a seeded match.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            commitment?: string | null;
+            /**
+             * @description The cut mixed in; null when nobody cut.
+             * @example k7Qz-42
+             */
+            cut?: string | null;
+        };
+        /** @description A deal began: the four table cards are turned face up. */
+        DealStartedDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description The dealer.
+             * @enum {integer}
+             */
+            dealer: 0 | 1 | 2;
+            /**
+             * @description Forehand: the seat on the dealer's left, who announces, lays away and leads.
+             * @enum {integer}
+             */
+            forehand: 0 | 1 | 2;
+            /** @description The whole deck, top card first; null until the deal is scored. */
+            deck: string[] | null;
+            /**
+             * @description The four cards turned face up.
+             * @example [
+             *       "AS",
+             *       "TH",
+             *       "2C",
+             *       "9D"
+             *     ]
+             */
+            tableCards: string[];
+            /**
+             * @description Set here when the schedule (or a voided deal) fixes it; else null, and chosen later.
+             * @example trump
+             * @enum {string|null}
+             */
+            contract: "spades" | "trump" | "notrump" | "pass" | null;
+            /**
+             * @description The trump suit when already fixed, else null.
+             * @example H
+             * @enum {string|null}
+             */
+            trump: "S" | "H" | "D" | "C" | null;
+            /** @description How the deck was made. */
+            shuffle?: components["schemas"]["ShuffleDto"];
+        };
+        /** @description A `DealStarted` event: its `data`. */
+        DealStartedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DealStarted";
+            /** @description What happened. */
+            data: components["schemas"]["DealStartedDataDto"];
+        };
+        /** @description Forehand announced the contract. */
+        ContractChosenDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Forehand, who announced it.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The contract.
+             * @example trump
+             * @enum {string}
+             */
+            contract: "spades" | "trump" | "notrump" | "pass";
+            /**
+             * @description The named suit with `trump`, spades with `spades`, null otherwise.
+             * @example H
+             * @enum {string|null}
+             */
+            trump: "S" | "H" | "D" | "C" | null;
+        };
+        /** @description A `ContractChosen` event: its `data`. */
+        ContractChosenEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ContractChosen";
+            /** @description What happened. */
+            data: components["schemas"]["ContractChosenDataDto"];
+        };
+        /** @description The hands were dealt, 16 cards to each seat. */
+        HandsDealtDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Each seat's hand, seat 0 first. A seat sees only its own; the others (all, for a spectator) are null until the deal is scored.
+             * @example [
+             *       null,
+             *       [
+             *         "AS",
+             *         "KS",
+             *         "QS",
+             *         "JS",
+             *         "TS",
+             *         "9S",
+             *         "8S",
+             *         "7S",
+             *         "6S",
+             *         "5S",
+             *         "4S",
+             *         "3S",
+             *         "2S",
+             *         "AH",
+             *         "KH",
+             *         "QH"
+             *       ],
+             *       null
+             *     ]
+             */
+            hands: (string[] | null)[];
+        };
+        /** @description A `HandsDealt` event: its `data`. */
+        HandsDealtEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "HandsDealt";
+            /** @description What happened. */
+            data: components["schemas"]["HandsDealtDataDto"];
+        };
+        /** @description Forehand laid away four cards. */
+        CardsLaidAwayDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Forehand.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The four cards; null for everyone but forehand until the deal is scored.
+             * @example [
+             *       "2C",
+             *       "3C",
+             *       "4D",
+             *       "7H"
+             *     ]
+             */
+            cards: string[] | null;
+        };
+        /** @description A `CardsLaidAway` event: its `data`. */
+        CardsLaidAwayEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "CardsLaidAway";
+            /** @description What happened. */
+            data: components["schemas"]["CardsLaidAwayDataDto"];
+        };
+        /** @description A card was played to the trick. */
+        CardPlayedDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description The trick, 1 to 16.
+             * @example 1
+             */
+            trick: number;
+            /**
+             * @description The seat that played.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The card played.
+             * @example QH
+             */
+            card: string;
+        };
+        /** @description A `CardPlayed` event: its `data`. */
+        CardPlayedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "CardPlayed";
+            /** @description What happened. */
+            data: components["schemas"]["CardPlayedDataDto"];
+        };
+        /** @description The third card fell: a seat took the trick. */
+        TrickTakenDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description The trick, 1 to 16.
+             * @example 1
+             */
+            trick: number;
+            /**
+             * @description The seat that took it (and leads the next).
+             * @enum {integer}
+             */
+            winner: 0 | 1 | 2;
+            /** @description The three cards in the order played. */
+            cards: components["schemas"]["PlayedCardDto"][];
+        };
+        /** @description A `TrickTaken` event: its `data`. */
+        TrickTakenEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "TrickTaken";
+            /** @description What happened. */
+            data: components["schemas"]["TrickTakenDataDto"];
+        };
+        /** @description Forehand led before laying away under `leadBeforeDiscard: redeal`: no score, the same dealer deals again. */
+        DealVoidedDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Forehand, who led.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The card led.
+             * @example QH
+             */
+            card: string;
+            /**
+             * @description Why the deal is void.
+             * @enum {string}
+             */
+            reason: "leadBeforeDiscard";
+        };
+        /** @description A `DealVoided` event: its `data`. */
+        DealVoidedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DealVoided";
+            /** @description What happened. */
+            data: components["schemas"]["DealVoidedDataDto"];
+        };
+        /** @description The 16th trick was taken: the deal is scored, and nothing of it is secret any more. */
+        DealScoredDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Forehand of the deal.
+             * @enum {integer}
+             */
+            forehand: 0 | 1 | 2;
+            /**
+             * @description The contract played.
+             * @example trump
+             * @enum {string}
+             */
+            contract: "spades" | "trump" | "notrump" | "pass";
+            /**
+             * @description The trump suit, or null.
+             * @example H
+             * @enum {string|null}
+             */
+            trump: "S" | "H" | "D" | "C" | null;
+            /**
+             * @description Tricks taken per seat.
+             * @example [
+             *       11,
+             *       3,
+             *       2
+             *     ]
+             */
+            tricks: number[];
+            /**
+             * @description Quota per seat (docs/rules.md §3).
+             * @example [
+             *       8,
+             *       4,
+             *       4
+             *     ]
+             */
+            quotas: number[];
+            /**
+             * @description Points scored in this deal per seat.
+             * @example [
+             *       3,
+             *       -1,
+             *       -2
+             *     ]
+             */
+            points: number[];
+            /**
+             * @description Match totals per seat after this deal.
+             * @example [
+             *       3,
+             *       -1,
+             *       -2
+             *     ]
+             */
+            totals: number[];
+        };
+        /** @description A `DealScored` event: its `data`. */
+        DealScoredEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DealScored";
+            /** @description What happened. */
+            data: components["schemas"]["DealScoredDataDto"];
+        };
+        /** @description The seed behind a commitment, revealed after the deal is scored: anyone can recompute the deck. */
+        SeedRevealedDataDto: {
+            /**
+             * @description The deal this event belongs to, 1-based (a redeal keeps the number).
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description SHA-256 of the secret seed of the deck, as lowercase hex (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            commitment: string;
+            /**
+             * @description The secret seed, now public.
+             * @example 4f1c…
+             */
+            seed: string;
+        };
+        /** @description A `SeedRevealed` event: its `data`. */
+        SeedRevealedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "SeedRevealed";
+            /** @description What happened. */
+            data: components["schemas"]["SeedRevealedDataDto"];
+        };
+        /** @description The last deal was scored: the match is over. */
+        MatchFinishedDataDto: {
+            /**
+             * @description Final totals per seat.
+             * @example [
+             *       5,
+             *       -2,
+             *       -3
+             *     ]
+             */
+            totals: number[];
+            /**
+             * @description Every seat with the highest total.
+             * @example [
+             *       0
+             *     ]
+             */
+            winners: number[];
+        };
+        /** @description A `MatchFinished` event: its `data`. */
+        MatchFinishedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "MatchFinished";
+            /** @description What happened. */
+            data: components["schemas"]["MatchFinishedDataDto"];
+        };
         EventDto: {
-            /** @example 7 */
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
             version: number;
             /**
-             * @description The event catalogue: docs/clients.md.
+             * @description The event type (docs/clients.md, "Event catalogue").
              * @example CardPlayed
              * @enum {string}
              */
             type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
             at: string;
             /**
-             * @description What the caller may not see is null (docs/rules.md §7).
-             * @example {
-             *       "deal": 1,
-             *       "trick": 1,
-             *       "seat": 2,
-             *       "card": "QH"
-             *     }
-             */
-            data: {
-                [key: string]: unknown;
-            };
-            /**
              * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
-             * @example 5d41402abc4b2a76b9719d911017c592ae2c3f1bd2f1c5f7e2b4c1f0a1b2c3d4
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             hash?: string;
-        };
+        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"]);
         EventPageDto: {
+            /** @description The events after `after`, oldest first, as the caller may see them. */
             events: components["schemas"]["EventDto"][];
             /**
-             * @description The current stream version.
+             * @description The match version: the number of events in its log.
              * @example 42
              */
             version: number;
@@ -920,14 +1693,16 @@ export interface components {
         };
         CommandResultDto: {
             /**
-             * @description The stream version after the command.
+             * @description The match version after the command.
              * @example 8
              */
             version: number;
+            /** @description The events the command appended, as the caller may see them. */
             events: components["schemas"]["EventDto"][];
         };
         ChooseContractDto: {
             /**
+             * @description The contract (docs/rules.md §3).
              * @example trump
              * @enum {string}
              */
@@ -941,7 +1716,7 @@ export interface components {
         };
         DiscardDto: {
             /**
-             * @description The four cards forehand lays away.
+             * @description The four cards forehand lays away, from his hand.
              * @example [
              *       "2C",
              *       "3C",
@@ -953,7 +1728,7 @@ export interface components {
         };
         PlayCardDto: {
             /**
-             * @description Rank 2-9 T J Q K A, then suit S H D C.
+             * @description The card to play: rank 2-9 T J Q K A, then suit S H D C.
              * @example QH
              */
             card: string;
@@ -968,23 +1743,28 @@ export interface components {
         SeatJoinedDto: {
             /**
              * Format: uuid
+             * @description The match id.
              * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
              */
             id: string;
             /**
-             * @description The stream version after the join.
+             * @description The match version after the join.
              * @example 2
              */
             version: number;
             /**
+             * @description The seat taken.
              * @example 1
-             * @enum {number}
+             * @enum {integer}
              */
             seat: 0 | 1 | 2;
-            /** @example Bjørn */
+            /**
+             * @description Its player.
+             * @example Bjørn
+             */
             name: string;
             /**
-             * @description Bearer token for this seat. Shown only once.
+             * @description The seat token (`bsk_` and 32 base64url characters), shown only once: send it as `Authorization: Bearer <token>`.
              * @example bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA
              */
             token: string;
@@ -995,42 +1775,215 @@ export interface components {
              */
             status: "waiting" | "playing";
         };
+        ReplayViewDto: {
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            id: string;
+            /**
+             * @description The match version: the number of events in its log.
+             * @example 42
+             */
+            version: number;
+            /** @description Every option of the match, defaults filled in. */
+            options: components["schemas"]["MatchOptionsDto"];
+            /** @description The three seats and their players. */
+            seats: components["schemas"]["SeatNameDto"][];
+            /**
+             * @description `waiting` for players to take open seats, `playing`, `finished`, or `abandoned` (a lobby table closed unfilled).
+             * @enum {string}
+             */
+            status: "waiting" | "playing" | "finished" | "abandoned";
+            /**
+             * @description What the match waits for: a deal, the contract, the lay-away, a card; `finished` once over (or abandoned).
+             * @enum {string}
+             */
+            phase: "deal" | "contract" | "discard" | "play" | "finished";
+            /**
+             * @description The deal under way or last played, from 1; 0 before the first deal.
+             * @example 1
+             */
+            dealNumber: number;
+            /**
+             * @description How many deals the match has (its schedule).
+             * @example 12
+             */
+            dealsInMatch: number;
+            /**
+             * @description The dealer of the deal under way or next; null once finished.
+             * @enum {integer|null}
+             */
+            dealer: 0 | 1 | 2 | null;
+            /**
+             * @description Forehand (on the dealer's left) of that deal; null once finished.
+             * @enum {integer|null}
+             */
+            forehand: 0 | 1 | 2 | null;
+            /**
+             * @description The seat expected to act; null when nobody is.
+             * @enum {integer|null}
+             */
+            turn: 0 | 1 | 2 | null;
+            /**
+             * @description The four cards face up, until forehand has laid away; else empty.
+             * @example [
+             *       "AS",
+             *       "TH",
+             *       "2C",
+             *       "9D"
+             *     ]
+             */
+            tableCards: string[];
+            /**
+             * @description The contract of the deal, once known.
+             * @enum {string|null}
+             */
+            contract: "spades" | "trump" | "notrump" | "pass" | null;
+            /**
+             * @description The trump suit of the deal, once known; null without one.
+             * @enum {string|null}
+             */
+            trump: "S" | "H" | "D" | "C" | null;
+            /** @description The cards of the trick under way, in the order played. */
+            trick: components["schemas"]["PlayedCardDto"][];
+            /** @description The trick taken last, or null. */
+            lastTrick: components["schemas"]["LastTrickDto"] | null;
+            /**
+             * @description Tricks taken per seat in the deal under way (or the last one).
+             * @example [
+             *       0,
+             *       0,
+             *       0
+             *     ]
+             */
+            tricksTaken: number[];
+            /**
+             * @description Cards in each hand (counts only).
+             * @example [
+             *       16,
+             *       16,
+             *       16
+             *     ]
+             */
+            handSizes: number[];
+            /**
+             * @description Match totals per seat.
+             * @example [
+             *       0,
+             *       0,
+             *       0
+             *     ]
+             */
+            totals: number[];
+            /**
+             * @description Per seat, the contracts it has played as forehand, each with its deal number.
+             * @example [
+             *       {
+             *         "spades": 1
+             *       },
+             *       {},
+             *       {}
+             *     ]
+             */
+            contractsPlayed: {
+                [key: string]: number;
+            }[];
+            /** @description When finished: every seat with the highest total; else null. */
+            winners: number[] | null;
+            /** @description True when created with a seed: reproducible, not provably fair. */
+            seeded: boolean;
+            /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
+            fairness: components["schemas"]["FairnessDto"];
+            /**
+             * @description The seat this view is for.
+             * @enum {integer}
+             */
+            seat?: 0 | 1 | 2;
+            /**
+             * @description This seat's hand, sorted.
+             * @example [
+             *       "AS",
+             *       "KS",
+             *       "QH"
+             *     ]
+             */
+            hand?: string[];
+            /** @description Forehand's own laid-away cards during trick play; null otherwise. */
+            laidAway?: string[] | null;
+            /** @description What this seat may do now; null when it is not its turn. */
+            legal?: (components["schemas"]["DealActionDto"] | components["schemas"]["CutActionDto"] | components["schemas"]["ChooseContractActionDto"] | components["schemas"]["DiscardActionDto"] | components["schemas"]["PlayActionDto"]) | null;
+        };
         RevealedDealDto: {
-            /** @example 1 */
+            /**
+             * @description The deal, from 1.
+             * @example 1
+             */
             deal: number;
-            /** @description Every seat's hand at this moment. */
+            /** @description Every seat's hand at this moment, seat 0 first. */
             hands: string[][];
+            /** @description Forehand's laid-away cards during trick play; else null. */
             laidAway: string[] | null;
-            /** @description The whole deck, top first. */
+            /** @description The whole deck, top card first. */
             deck: string[] | null;
         };
         ReplayDto: {
-            /** @example 12 */
+            /**
+             * @description The version shown.
+             * @example 12
+             */
             replayVersion: number;
-            /** @example 40 */
+            /**
+             * @description The match version now.
+             * @example 40
+             */
             latestVersion: number;
-            /** @description The public state (spectator) or the seat's view at that version; `hand`, `laidAway` and `legal` only for a seat. */
-            view: components["schemas"]["SeatViewDto"];
-            /** @description Present once the deal on the table has been scored: nothing of it is secret. */
-            revealed?: components["schemas"]["RevealedDealDto"] | null;
+            /** @description The public state (spectator) or the seat's view at that version; `seat`, `hand`, `laidAway` and `legal` only for a seat. */
+            view: components["schemas"]["ReplayViewDto"];
+            /** @description The deal on the table once it has been scored (nothing of it is secret any more); else null. */
+            revealed: components["schemas"]["RevealedDealDto"] | null;
         };
         AuditCheckDto: {
-            /** @enum {string} */
+            /**
+             * @description The check (docs/fairness.md §9).
+             * @enum {string}
+             */
             name: "chain" | "complete" | "pin" | "commitments" | "decks" | "rules" | "scores";
+            /** @description True when it passes. */
             ok: boolean;
-            /** @example 612 decisions replayed through the rules: every event is what the rules decide */
+            /**
+             * @description What was checked, or what failed.
+             * @example 612 decisions replayed through the rules: every event is what the rules decide
+             */
             detail: string;
             /**
-             * @description The first event version that fails this check.
+             * @description The first event version that fails this check; null when it passes.
              * @example null
              */
-            failedAt: Record<string, never> | null;
+            failedAt: number | null;
+        };
+        DatabaseChainDto: {
+            /** @description True when the database's own check of the hash chain passes. */
+            ok: boolean;
+            /**
+             * @description The first version whose hash does not match; null when none.
+             * @example null
+             */
+            brokenAt: number | null;
         };
         AuditDto: {
+            /** @description True when every check passes. */
             ok: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The match id.
+             */
             matchId: string;
-            /** @example 640 */
+            /**
+             * @description The match version audited.
+             * @example 640
+             */
             version: number;
             /** @description Seeded matches are reproducible and NOT provably fair. */
             seeded: boolean;
@@ -1044,6 +1997,7 @@ export interface components {
              */
             provablyFairDeals: number[];
             /**
+             * @description The deals scored so far.
              * @example [
              *       1,
              *       2,
@@ -1051,47 +2005,30 @@ export interface components {
              *     ]
              */
             scoredDeals: number[];
+            /** @description Every check, in order. */
             checks: components["schemas"]["AuditCheckDto"][];
             /**
-             * @description The first event version that fails any check.
+             * @description The first event version that fails any check; null when all pass.
              * @example null
              */
-            firstFailure: Record<string, never> | null;
-            /**
-             * @example {
-             *       "ok": true,
-             *       "brokenAt": null
-             *     }
-             */
-            databaseChain: {
-                ok?: boolean;
-                brokenAt?: number | null;
-            };
+            firstFailure: number | null;
+            /** @description The database's own check of the hash chain, independent of the replay. */
+            databaseChain: components["schemas"]["DatabaseChainDto"];
         };
         ExportedEventDto: {
-            /** @example 7 */
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
             version: number;
             /**
-             * @description The event catalogue: docs/clients.md.
+             * @description The event type (docs/clients.md, "Event catalogue").
              * @example CardPlayed
              * @enum {string}
              */
             type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
-            /** Format: date-time */
-            at: string;
             /**
-             * @description What the caller may not see is null (docs/rules.md §7).
-             * @example {
-             *       "deal": 1,
-             *       "trick": 1,
-             *       "seat": 2,
-             *       "card": "QH"
-             *     }
-             */
-            data: {
-                [key: string]: unknown;
-            };
-            /**
+             * @description What the service recorded beside the event.
              * @example {
              *       "at": "2026-11-29T15:28:31.220Z"
              *     }
@@ -1099,7 +2036,10 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
             recordedAt: string;
             /**
              * @description Microseconds since the epoch, as hashed.
@@ -1111,15 +2051,26 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             hash: string;
-        };
+        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"]);
         ExportDto: {
-            /** @example bismarck-export-v1 */
-            format: string;
-            /** Format: uuid */
+            /**
+             * @description The document format.
+             * @enum {string}
+             */
+            format: "bismarck-export-v1";
+            /**
+             * Format: uuid
+             * @description The match id.
+             */
             matchId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When this document was made.
+             */
             exportedAt: string;
+            /** @description True when created with a seed: reproducible, NOT provably fair. */
             seeded: boolean;
+            /** @description The whole log, oldest first. */
             events: components["schemas"]["ExportedEventDto"][];
         };
     };
@@ -1139,6 +2090,7 @@ export type SchemaMatchListDto = components['schemas']['MatchListDto'];
 export type SchemaSeatNameDto = components['schemas']['SeatNameDto'];
 export type SchemaPlayedCardDto = components['schemas']['PlayedCardDto'];
 export type SchemaLastTrickDto = components['schemas']['LastTrickDto'];
+export type SchemaFairnessDto = components['schemas']['FairnessDto'];
 export type SchemaCheckpointDto = components['schemas']['CheckpointDto'];
 export type SchemaPublicStateDto = components['schemas']['PublicStateDto'];
 export type SchemaDealActionDto = components['schemas']['DealActionDto'];
@@ -1149,6 +2101,37 @@ export type SchemaPlayActionDto = components['schemas']['PlayActionDto'];
 export type SchemaSeatViewDto = components['schemas']['SeatViewDto'];
 export type SchemaScorecardDealDto = components['schemas']['ScorecardDealDto'];
 export type SchemaScorecardDto = components['schemas']['ScorecardDto'];
+export type SchemaMatchCreatedDataDto = components['schemas']['MatchCreatedDataDto'];
+export type SchemaMatchCreatedEventDto = components['schemas']['MatchCreatedEventDto'];
+export type SchemaSeatJoinedDataDto = components['schemas']['SeatJoinedDataDto'];
+export type SchemaSeatJoinedEventDto = components['schemas']['SeatJoinedEventDto'];
+export type SchemaTableAbandonedDataDto = components['schemas']['TableAbandonedDataDto'];
+export type SchemaTableAbandonedEventDto = components['schemas']['TableAbandonedEventDto'];
+export type SchemaDeckCommittedDataDto = components['schemas']['DeckCommittedDataDto'];
+export type SchemaDeckCommittedEventDto = components['schemas']['DeckCommittedEventDto'];
+export type SchemaDeckCutDataDto = components['schemas']['DeckCutDataDto'];
+export type SchemaDeckCutEventDto = components['schemas']['DeckCutEventDto'];
+export type SchemaShuffleDto = components['schemas']['ShuffleDto'];
+export type SchemaDealStartedDataDto = components['schemas']['DealStartedDataDto'];
+export type SchemaDealStartedEventDto = components['schemas']['DealStartedEventDto'];
+export type SchemaContractChosenDataDto = components['schemas']['ContractChosenDataDto'];
+export type SchemaContractChosenEventDto = components['schemas']['ContractChosenEventDto'];
+export type SchemaHandsDealtDataDto = components['schemas']['HandsDealtDataDto'];
+export type SchemaHandsDealtEventDto = components['schemas']['HandsDealtEventDto'];
+export type SchemaCardsLaidAwayDataDto = components['schemas']['CardsLaidAwayDataDto'];
+export type SchemaCardsLaidAwayEventDto = components['schemas']['CardsLaidAwayEventDto'];
+export type SchemaCardPlayedDataDto = components['schemas']['CardPlayedDataDto'];
+export type SchemaCardPlayedEventDto = components['schemas']['CardPlayedEventDto'];
+export type SchemaTrickTakenDataDto = components['schemas']['TrickTakenDataDto'];
+export type SchemaTrickTakenEventDto = components['schemas']['TrickTakenEventDto'];
+export type SchemaDealVoidedDataDto = components['schemas']['DealVoidedDataDto'];
+export type SchemaDealVoidedEventDto = components['schemas']['DealVoidedEventDto'];
+export type SchemaDealScoredDataDto = components['schemas']['DealScoredDataDto'];
+export type SchemaDealScoredEventDto = components['schemas']['DealScoredEventDto'];
+export type SchemaSeedRevealedDataDto = components['schemas']['SeedRevealedDataDto'];
+export type SchemaSeedRevealedEventDto = components['schemas']['SeedRevealedEventDto'];
+export type SchemaMatchFinishedDataDto = components['schemas']['MatchFinishedDataDto'];
+export type SchemaMatchFinishedEventDto = components['schemas']['MatchFinishedEventDto'];
 export type SchemaEventDto = components['schemas']['EventDto'];
 export type SchemaEventPageDto = components['schemas']['EventPageDto'];
 export type SchemaCutDto = components['schemas']['CutDto'];
@@ -1158,15 +2141,17 @@ export type SchemaDiscardDto = components['schemas']['DiscardDto'];
 export type SchemaPlayCardDto = components['schemas']['PlayCardDto'];
 export type SchemaJoinSeatDto = components['schemas']['JoinSeatDto'];
 export type SchemaSeatJoinedDto = components['schemas']['SeatJoinedDto'];
+export type SchemaReplayViewDto = components['schemas']['ReplayViewDto'];
 export type SchemaRevealedDealDto = components['schemas']['RevealedDealDto'];
 export type SchemaReplayDto = components['schemas']['ReplayDto'];
 export type SchemaAuditCheckDto = components['schemas']['AuditCheckDto'];
+export type SchemaDatabaseChainDto = components['schemas']['DatabaseChainDto'];
 export type SchemaAuditDto = components['schemas']['AuditDto'];
 export type SchemaExportedEventDto = components['schemas']['ExportedEventDto'];
 export type SchemaExportDto = components['schemas']['ExportDto'];
 export type $defs = Record<string, never>;
 export interface operations {
-    MetricsController_scrape: {
+    getMetrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -1186,7 +2171,7 @@ export interface operations {
             };
         };
     };
-    HealthController_check: {
+    checkHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -1217,10 +2202,12 @@ export interface operations {
             };
         };
     };
-    MatchesController_list: {
+    listMatches: {
         parameters: {
             query?: {
+                /** @description Only matches with this status (`waiting`: open lobby tables). */
                 status?: "waiting" | "playing" | "finished" | "abandoned";
+                /** @description Matches per page. */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
@@ -1265,7 +2252,7 @@ export interface operations {
             };
         };
     };
-    MatchesController_create: {
+    createMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -1312,7 +2299,7 @@ export interface operations {
             };
         };
     };
-    MatchesController_state: {
+    getMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -1326,6 +2313,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,7 +2365,7 @@ export interface operations {
             };
         };
     };
-    MatchesController_view: {
+    getSeatView: {
         parameters: {
             query?: never;
             header?: never;
@@ -1390,6 +2379,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,7 +2431,7 @@ export interface operations {
             };
         };
     };
-    MatchesController_scorecard: {
+    getScorecard: {
         parameters: {
             query?: never;
             header?: never;
@@ -1454,6 +2445,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1504,11 +2497,12 @@ export interface operations {
             };
         };
     };
-    MatchesController_events: {
+    listEvents: {
         parameters: {
             query?: {
                 /** @description Return events after this version. */
                 after?: number;
+                /** @description Events per page. */
                 limit?: number;
             };
             header?: never;
@@ -1581,13 +2575,13 @@ export interface operations {
             };
         };
     };
-    CommandsController_cut: {
+    cut: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"`. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
                 "If-Match"?: string;
-                /** @description A retry with the same key by the same seat returns the first answer. */
+                /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1646,7 +2640,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1690,13 +2684,13 @@ export interface operations {
             };
         };
     };
-    CommandsController_deal: {
+    deal: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"`. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
                 "If-Match"?: string;
-                /** @description A retry with the same key by the same seat returns the first answer. */
+                /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1751,7 +2745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1795,13 +2789,13 @@ export interface operations {
             };
         };
     };
-    CommandsController_chooseContract: {
+    chooseContract: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"`. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
                 "If-Match"?: string;
-                /** @description A retry with the same key by the same seat returns the first answer. */
+                /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1860,7 +2854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CONTRACT_ALREADY_PLAYED`, `CONTRACT_LOCKED`, `SPADES_NOT_ALLOWED`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CONTRACT_ALREADY_PLAYED`, `CONTRACT_LOCKED`, `SPADES_NOT_ALLOWED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1904,13 +2898,13 @@ export interface operations {
             };
         };
     };
-    CommandsController_discard: {
+    discard: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"`. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
                 "If-Match"?: string;
-                /** @description A retry with the same key by the same seat returns the first answer. */
+                /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1979,7 +2973,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2023,13 +3017,13 @@ export interface operations {
             };
         };
     };
-    CommandsController_play: {
+    playCard: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"`. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
                 "If-Match"?: string;
-                /** @description A retry with the same key by the same seat returns the first answer. */
+                /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2093,7 +3087,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`, `MUST_FOLLOW_SUIT`, `MUST_TRUMP`, `DISCARD_FIRST`. */
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`, `MUST_FOLLOW_SUIT`, `MUST_TRUMP`, `DISCARD_FIRST`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2137,7 +3131,7 @@ export interface operations {
             };
         };
     };
-    LiveController_stream: {
+    streamEvents: {
         parameters: {
             query?: {
                 /** @description Start after this version (when no Last-Event-ID is sent). */
@@ -2215,9 +3209,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `RATE_LIMITED`. */
+            /** @description Problem details; `code` is one of `TOO_MANY_STREAMS`, `RATE_LIMITED`. Wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,7 +3226,7 @@ export interface operations {
             };
         };
     };
-    LobbyController_join: {
+    joinSeat: {
         parameters: {
             query?: never;
             header?: never;
@@ -2279,9 +3279,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `RATE_LIMITED`. */
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2290,7 +3296,7 @@ export interface operations {
             };
         };
     };
-    AdminController_rebuild: {
+    rebuildProjections: {
         parameters: {
             query?: never;
             header?: never;
@@ -2351,10 +3357,10 @@ export interface operations {
             };
         };
     };
-    ReplayController_replay: {
+    replay: {
         parameters: {
             query: {
-                /** @description Show the state right after this event. */
+                /** @description Show the state right after this event (at most the current version). */
                 version: number;
             };
             header?: never;
@@ -2427,7 +3433,7 @@ export interface operations {
             };
         };
     };
-    ReplayController_audit: {
+    audit: {
         parameters: {
             query?: {
                 /** @description `<version>:<hash>`: a checkpoint kept during play (a state's or an event page's `checkpoint`, or an event's `hash`). Adds the check `pin`: the log must still hold that hash at that version. */
@@ -2503,7 +3509,7 @@ export interface operations {
             };
         };
     };
-    ReplayController_export: {
+    exportMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -2576,11 +3582,12 @@ export interface operations {
             };
         };
     };
-    ViewerController_page: {
+    getViewer: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The match id. */
                 id: string;
             };
             cookie?: never;

@@ -14,6 +14,7 @@ export class AdminController {
   @Post('rebuild')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'rebuildProjections',
     summary: 'Rebuild every projection from the event log',
     description:
       'Replays the whole log in commit order into fresh tables, compares them with the live ones row for row, then makes them live. ' +
@@ -31,7 +32,11 @@ export class AdminController {
       },
     },
   })
-  @ApiProblems('UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND')
+  @ApiProblems(
+    ['UNAUTHORIZED', 'Send the admin token as "Authorization: Bearer <token>".'],
+    ['FORBIDDEN', 'Wrong admin token.'],
+    ['NOT_FOUND', 'Admin routes are off: set ADMIN_TOKEN to enable them.'],
+  )
   rebuild(): Promise<RebuildReport> {
     return this.rebuilds.rebuild();
   }

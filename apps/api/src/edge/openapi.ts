@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { problemBody } from '../problem/problem';
+import { oneOfSchemas, problemExample } from '../matches/api-docs';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -10,10 +10,17 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
  * - every operation states its security: a seat token where one is required (already there), an
  *   optional seat token on the match routes (a spectator without one), none elsewhere;
  * - a nullable union of objects gets `type: object` beside `nullable` (OpenAPI 3.0);
- * - every JSON request body has an example (built from its schema's property examples if it has none).
+ * - every JSON request body has an example (built from its schema's property examples if it has none);
+ * - the schemas declared with ApiOneOf get their `oneOf` and `discriminator` (Nest writes none for a class);
+ * - the bearer schemes say what the tokens are (Nest's default `bearerFormat` is JWT; they are opaque);
+ * - the problem schema's fields say what they hold.
  */
 export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Json;
+  for (const [name, union] of oneOfSchemas()) if (schemas[name]) Object.assign(schemas[name], structuredClone(union));
+  const schemes = (document.components?.securitySchemes ?? {}) as Json;
+  for (const [name, scheme] of Object.entries(BEARER_SCHEMES)) if (schemes[name]) Object.assign(schemes[name], scheme);
+  describeProblem(schemas.ProblemDto);
   // A nullable union of objects (e.g. a seat view's `legal`) needs `type` beside `nullable` in OpenAPI 3.0.
   for (const schema of Object.values(schemas)) {
     for (const prop of Object.values((schema.properties ?? {}) as Json)) {
@@ -37,18 +44,50 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+const BEARER_SCHEMES: Json = {
+  seat: {
+    bearerFormat: 'bsk_ token',
+    description:
+      'A seat token: `bsk_` and 32 base64url characters (192 random bits), opaque (not a JWT: nothing in it to decode). ' +
+      'Answered once, by `POST /api/matches` for each named seat and by `POST /api/matches/{id}/seats/{seat}/join`; ' +
+      'it acts for that seat of that match only, and the service keeps only its SHA-256.',
+  },
+  admin: {
+    bearerFormat: 'opaque',
+    description: 'The `ADMIN_TOKEN` of the deployment (at least 16 characters); without it set, the admin routes answer 404.',
+  },
+};
+
+// The problem schema belongs to apps/api/src/problem; what its fields hold is said here only where it says nothing.
+const PROBLEM_FIELDS: Json = {
+  type: 'A URI naming the problem: one per `code`.',
+  title: 'A short summary of the problem: one per `code`.',
+  status: 'The HTTP status.',
+  detail: 'What went wrong with this request, for people.',
+  code: 'The stable machine-readable code: branch on this.',
+  instance: 'The path of the request that failed.',
+};
+
+function describeProblem(schema: Json | undefined): void {
+  for (const [name, prop] of Object.entries((schema?.properties ?? {}) as Json)) {
+    prop.description ??= PROBLEM_FIELDS[name];
+    if ((name === 'status' || name === 'retryAfter') && prop.type === 'number') prop.type = 'integer';
+  }
+}
+
+/** Every /api route may answer 429 RATE_LIMITED; a route's own 429 (TOO_MANY_STREAMS) keeps its codes beside it. */
 function addRateLimited(op: Json): void {
   op.responses ??= {};
-  if (op.responses['429']) return;
-  const example = problemBody('RATE_LIMITED', 'Too many requests: at most 30000 in 60 s. Retry after 12 s.', { retryAfter: 12 });
+  const own = op.responses['429'] as Json | undefined;
+  const examples = { ...own?.content?.['application/problem+json']?.examples, RATE_LIMITED: { value: problemExample('RATE_LIMITED') } };
   op.responses['429'] = {
-    description: 'Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds.',
+    description: `Problem details; \`code\` is ${Object.keys(examples).length > 1 ? 'one of ' : ''}${Object.keys(examples).map((c) => `\`${c}\``).join(', ')}. Wait \`Retry-After\` seconds.`,
     headers: {
       'Retry-After': { description: 'Seconds to wait before sending again.', schema: { type: 'integer', example: 12 } },
       RateLimit: { description: 'The tighter of the token and address limits: `limit=…, remaining=…, reset=…`.', schema: { type: 'string', example: 'limit=30000, remaining=0, reset=12' } },
       'RateLimit-Policy': { description: 'The limit and its window in seconds.', schema: { type: 'string', example: '30000;w=60' } },
     },
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' }, examples: { RATE_LIMITED: { value: example } } } },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' }, examples } },
   };
 }
 

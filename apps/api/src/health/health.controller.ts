@@ -10,7 +10,9 @@ export class HealthController {
 
   @Get()
   @ApiOperation({
+    operationId: 'checkHealth',
     summary: 'Readiness: the database answers and, on a real server, this instance hears the others\' appends (LISTEN)',
+    description: 'For load balancers and orchestrators: 200 when this instance can serve, 503 (problem+json) when it cannot.',
   })
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'up' } } } })
   @ApiServiceUnavailableResponse({

@@ -21,6 +21,7 @@ export class LiveController {
   @Get(':id/events/stream')
   @UseGuards(SeatGuard)
   @ApiOperation({
+    operationId: 'streamEvents',
     summary: 'The event log as Server-Sent Events, live',
     description:
       'The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, ' +
@@ -38,7 +39,7 @@ export class LiveController {
     content: { 'text/event-stream': { schema: { type: 'string' }, example: SSE_EXAMPLE } },
   })
   @ApiResponse({ status: 204, description: 'The match is finished and the caller has every event.' })
-  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED')
+  @ApiProblems(['VALIDATION_FAILED', 'Last-Event-ID must be an event version.'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'TOO_MANY_STREAMS')
   async stream(
     @Param('id') id: string,
     @Query() query: StreamQueryDto,

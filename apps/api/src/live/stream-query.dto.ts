@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { integer } from '../matches/dto/fields';
 
 export class StreamQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, example: 0, description: 'Start after this version (when no Last-Event-ID is sent).' })
+  @ApiPropertyOptional(integer('Start after this version (when no Last-Event-ID is sent).', { minimum: 0, maximum: 999_999_999, default: 0, example: 0 }))
   @IsOptional()
   @Type(() => Number)
   @IsInt()

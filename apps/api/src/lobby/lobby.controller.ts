@@ -15,16 +15,17 @@ export class LobbyController {
   @MeasuredCommand('joinSeat')
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'joinSeat',
     summary: 'Take an open seat of a waiting match',
     description:
       "Answers the seat's token, shown only here. The match starts (status `playing`) when the last open seat is taken; " +
       'until then every command is refused with `MATCH_NOT_STARTED`. Open tables: `GET /api/matches?status=waiting`.',
   })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The match id.' })
-  @ApiParam({ name: 'seat', enum: [0, 1, 2], description: 'The open seat to take.' })
+  @ApiParam({ name: 'seat', schema: { type: 'integer', enum: [0, 1, 2] }, description: 'The open seat to take.' })
   @ApiBody({ type: JoinSeatDto, examples: { join: { value: { name: 'Bjørn' } } } })
   @ApiCreatedResponse({ type: SeatJoinedDto })
-  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'MATCH_ABANDONED', 'CONCURRENT_UPDATE', 'RATE_LIMITED')
+  @ApiProblems(['VALIDATION_FAILED', 'name must be 1 to 40 printable characters'], 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'MATCH_ABANDONED', 'CONCURRENT_UPDATE')
   join(@Param() params: JoinSeatParamsDto, @Body() body: JoinSeatDto): Promise<SeatJoined> {
     return this.lobby.join(parseMatchId(params.id), params.seat, body.name);
   }

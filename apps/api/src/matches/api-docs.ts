@@ -1,11 +1,68 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { PROBLEM_STATUS, type ProblemCode } from '../problem/problem';
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiParam, ApiResponse, getSchemaPath, type DiscriminatorObject, type ReferenceObject } from '@nestjs/swagger';
+import { PROBLEM_STATUS, problemBody, type ProblemCode } from '../problem/problem';
 
-/** Documents the problem+json answers a route may give, grouped by status, with their codes. */
-export function ApiProblems(...codes: ProblemCode[]): MethodDecorator {
+/** A problem a route documents: its code, or its code with the `detail` this route gives. */
+export type Problem = ProblemCode | readonly [ProblemCode, string];
+
+const MATCH = '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a';
+
+/** A `detail` each code is thrown with (libs/rules refuse() calls, ProblemException calls), for the examples. */
+const DETAILS: Record<ProblemCode, string> = {
+  VALIDATION_FAILED: 'The body is not valid JSON.',
+  SEED_WITH_OPEN_SEATS: 'a seeded match cannot have open seats: its creator could compute every hand',
+  UNAUTHORIZED: 'Unknown seat token.',
+  FORBIDDEN: 'This token belongs to another match.',
+  MATCH_NOT_FOUND: `There is no match ${MATCH}.`,
+  NOT_FOUND: 'Cannot GET /api/nothing-here',
+  METHOD_NOT_ALLOWED: 'Method Not Allowed',
+  NOT_YOUR_TURN: 'not your turn: it is another seat to play (seat 2)',
+  MUST_FOLLOW_SUIT: 'you must follow suit (H)',
+  MUST_TRUMP: 'you cannot follow H, so you must play a trump',
+  CARD_NOT_IN_HAND: 'QH is not in your hand',
+  CONTRACT_ALREADY_PLAYED: 'this forehand has already played notrump',
+  CONTRACT_LOCKED: 'only pass can be announced in this deal',
+  SPADES_NOT_ALLOWED: 'spades may not be named as the free trump in this match',
+  WRONG_PHASE: 'playCard is not possible now: the dealer has to deal',
+  DISCARD_FIRST: 'lay away 4 cards before leading to the first trick',
+  MATCH_EXISTS: 'this match already exists',
+  MATCH_NOT_STARTED: 'the match starts when all three seats are taken',
+  SEAT_TAKEN: 'seat 1 is taken',
+  MATCH_ABANDONED: 'this lobby table was closed: its seats were not filled in time',
+  MATCH_NOT_FINISHED: 'A match can be exported once it is finished: until then some cards are secret.',
+  CONCURRENT_UPDATE: 'The match kept changing while this command was decided; send it again.',
+  VERSION_MISMATCH: 'The match is at version 13, not 12.',
+  PAYLOAD_TOO_LARGE: 'The body is declared as 20000 bytes; at most 16384 are accepted.',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was first used for a different command.',
+  RATE_LIMITED: 'Too many requests: at most 30000 in 60 s. Retry after 12 s.',
+  TOO_MANY_STREAMS: 'Too many live streams are open for this address or seat token: close one first.',
+  INTERNAL_ERROR: 'The server could not complete the request.',
+  SERVICE_UNAVAILABLE: 'The database does not answer.',
+  DATABASE_UNAVAILABLE:
+    'The database cannot be reached right now. Send the request again shortly: with the same Idempotency-Key a command that did reach the log is not applied twice.',
+};
+
+/** The extension members a code is thrown with that ProblemDto documents (VERSION_MISMATCH's `currentVersion` it does not). */
+const EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> = {
+  RATE_LIMITED: { retryAfter: 12 },
+  TOO_MANY_STREAMS: { retryAfter: 5 },
+  DATABASE_UNAVAILABLE: { retryAfter: 2 },
+};
+
+/** The example body of a problem as the service sends it. */
+export const problemExample = (code: ProblemCode, detail = DETAILS[code]) => problemBody(code, detail, EXTENSIONS[code]);
+
+/** Documents the problem+json answers a route may give, grouped by status, with their codes and a real example of each. */
+export function ApiProblems(...problems: Problem[]): MethodDecorator {
+  // A later entry for a code replaces an earlier one (a route's own detail over a shared list's).
+  const details = new Map<ProblemCode, string>();
+  for (const p of problems) {
+    const [code, detail] = typeof p === 'string' ? [p, DETAILS[p]] : p;
+    details.set(code, detail);
+  }
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of codes) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
+  for (const code of details.keys()) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
   return applyDecorators(
     ...[...byStatus].map(([status, list]) =>
       ApiResponse({
@@ -14,9 +71,7 @@ export function ApiProblems(...codes: ProblemCode[]): MethodDecorator {
         content: {
           'application/problem+json': {
             schema: { $ref: '#/components/schemas/ProblemDto' },
-            examples: Object.fromEntries(
-              list.map((code) => [code, { value: { type: `https://bismarck.example/problems/${code.toLowerCase().replace(/_/g, '-')}`, title: code, status, detail: '…', code } }]),
-            ),
+            examples: Object.fromEntries(list.map((code) => [code, { value: problemExample(code, details.get(code)) }])),
           },
         },
       }),
@@ -27,13 +82,64 @@ export function ApiProblems(...codes: ProblemCode[]): MethodDecorator {
 export const ApiMatchId = (): MethodDecorator => ApiParam({ name: 'id', format: 'uuid', description: 'The match id.' });
 
 /** A command route: seat token, optimistic concurrency and idempotency headers. */
-export function ApiCommand(...codes: ProblemCode[]): MethodDecorator {
+export function ApiCommand(...problems: Problem[]): MethodDecorator {
   return applyDecorators(
     ApiBearerAuth('seat'),
     ApiMatchId(),
-    ApiHeader({ name: 'If-Match', required: false, description: 'Apply only if the match is still at this version, e.g. `"12"`.' }),
-    ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retry with the same key by the same seat returns the first answer.' }),
-    ApiProblems('VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'MATCH_NOT_FOUND', 'VERSION_MISMATCH', 'IDEMPOTENCY_KEY_REUSED', 'CONCURRENT_UPDATE', 'MATCH_ABANDONED', ...codes),
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description: 'Apply only if the match is still at this version, e.g. `"12"` (a GET\'s `ETag`); else 412.',
+      schema: { type: 'string', pattern: '^\\s*(W/)?"?[0-9]{1,9}"?\\s*$', example: '"12"' },
+    }),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: 'A retry with the same key by the same seat returns the first answer and appends nothing.',
+      schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,200}$', example: 'play-7f3a' },
+    }),
+    ApiProblems(
+      'VALIDATION_FAILED',
+      ['UNAUTHORIZED', 'This route acts for a seat: send "Authorization: Bearer <seat token>".'],
+      'FORBIDDEN',
+      'MATCH_NOT_FOUND',
+      'VERSION_MISMATCH',
+      'IDEMPOTENCY_KEY_REUSED',
+      'CONCURRENT_UPDATE',
+      'MATCH_NOT_STARTED',
+      'MATCH_ABANDONED',
+      ...problems,
+    ),
   );
 }
 
+export interface OneOf {
+  readonly oneOf: ReferenceObject[];
+  readonly discriminator: DiscriminatorObject;
+}
+const ONE_OF = new Map<string, OneOf>();
+
+/**
+ * A schema with properties of its own that is also one of several shapes, told apart by the value of
+ * `propertyName` (a discriminated union in generated clients). Nest writes no `oneOf` for a class:
+ * it is kept here and added to the document by completeOpenApi (edge/openapi.ts).
+ */
+export function ApiOneOf(propertyName: string, members: Record<string, Type>): ClassDecorator {
+  const mapping = Object.fromEntries(Object.entries(members).map(([value, model]) => [value, getSchemaPath(model)]));
+  const union: OneOf = { oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName, mapping } };
+  return (target) => {
+    ApiExtraModels(...Object.values(members))(target);
+    ONE_OF.set(getSchemaPath(target).slice('#/components/schemas/'.length), union);
+  };
+}
+
+/** The unions of ApiOneOf, by schema name. */
+export const oneOfSchemas = (): ReadonlyMap<string, OneOf> => ONE_OF;
+
+/** The `ETag` of a GET that answers a match's projection (withEtag in matches.controller.ts). */
+export const ETAG = {
+  ETag: {
+    description: 'The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since.',
+    schema: { type: 'string', pattern: '^"[0-9]+"$', example: '"42"' },
+  },
+};

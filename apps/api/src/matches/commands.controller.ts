@@ -21,6 +21,7 @@ export class CommandsController {
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({
+    operationId: 'cut',
     summary: "Cut the deck before the deal (the seat on the dealer's right; optional)",
     description:
       'Mixes the cutter\'s string into the shuffle of the next deal, after the server has committed to its seed ' +
@@ -28,7 +29,11 @@ export class CommandsController {
   })
   @ApiBody({ type: CutDto, examples: { cut: { value: { cut: 'k7Qz-42' } } } })
   @ApiOkResponse({ type: CommandResultDto })
-  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE')
+  @ApiCommand(
+    ['VALIDATION_FAILED', 'cut must be 1 to 64 visible ASCII characters'],
+    ['NOT_YOUR_TURN', "seat 2, on the dealer's right, cuts"],
+    ['WRONG_PHASE', 'the deck has been cut already'],
+  )
   cut(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: CutDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'cut', cut: body.cut }, commandOptions(headers));
   }
@@ -37,9 +42,19 @@ export class CommandsController {
   @MeasuredCommand('deal')
   @HttpCode(200)
   @SeatRequired()
-  @ApiOperation({ summary: 'Deal the next deal (the dealer)' })
+  @ApiOperation({
+    operationId: 'deal',
+    summary: 'Deal the next deal (the dealer)',
+    description:
+      'The service shuffles (from its committed seed and the cut, docs/fairness.md) and turns four table cards face up ' +
+      '(`DealStarted`); the hands follow at once (`HandsDealt`), or after the contract when forehand chooses it blind.',
+  })
   @ApiOkResponse({ type: CommandResultDto })
-  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE')
+  @ApiCommand(
+    ['VALIDATION_FAILED', 'If-Match must be a version in quotes, e.g. "12".'],
+    ['NOT_YOUR_TURN', 'not your turn: the dealer deals (seat 0)'],
+    ['WRONG_PHASE', 'deal is not possible now: forehand has to lay away 4 cards'],
+  )
   deal(@Param('id') id: string, @CurrentSeat() seat: Seat, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'deal' }, commandOptions(headers));
   }
@@ -48,10 +63,21 @@ export class CommandsController {
   @MeasuredCommand('chooseContract')
   @HttpCode(200)
   @SeatRequired()
-  @ApiOperation({ summary: 'Announce the contract, and the trump suit with `trump` (forehand)' })
+  @ApiOperation({
+    operationId: 'chooseContract',
+    summary: 'Announce the contract, and the trump suit with `trump` (forehand)',
+    description: "The contracts allowed now are the seat view's `legal.contracts`, the suits `legal.trumps` (docs/rules.md §3, §6).",
+  })
   @ApiBody({ type: ChooseContractDto, examples: { freeTrump: { value: { contract: 'trump', trump: 'H' } }, pass: { value: { contract: 'pass' } } } })
   @ApiOkResponse({ type: CommandResultDto })
-  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CONTRACT_ALREADY_PLAYED', 'CONTRACT_LOCKED', 'SPADES_NOT_ALLOWED')
+  @ApiCommand(
+    ['VALIDATION_FAILED', 'contract must be one of the following values: spades, trump, notrump, pass'],
+    ['NOT_YOUR_TURN', 'not your turn: forehand announces the contract (seat 1)'],
+    ['WRONG_PHASE', 'chooseContract is not possible now: the dealer has to deal'],
+    'CONTRACT_ALREADY_PLAYED',
+    'CONTRACT_LOCKED',
+    'SPADES_NOT_ALLOWED',
+  )
   chooseContract(
     @Param('id') id: string,
     @CurrentSeat() seat: Seat,
@@ -65,10 +91,19 @@ export class CommandsController {
   @MeasuredCommand('discard')
   @HttpCode(200)
   @SeatRequired()
-  @ApiOperation({ summary: 'Lay away four cards (forehand, after taking the table cards)' })
+  @ApiOperation({
+    operationId: 'discard',
+    summary: 'Lay away four cards (forehand, after taking the table cards)',
+    description: 'Any four of the 20 cards in hand; nobody else sees them until the deal is scored.',
+  })
   @ApiBody({ type: DiscardDto })
   @ApiOkResponse({ type: CommandResultDto })
-  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CARD_NOT_IN_HAND')
+  @ApiCommand(
+    ['VALIDATION_FAILED', 'cards: each card must be rank then suit, e.g. QH; cards must contain at least 4 elements'],
+    ['NOT_YOUR_TURN', 'not your turn: forehand lays away (seat 1)'],
+    ['WRONG_PHASE', 'discard is not possible now: the cards are being played'],
+    'CARD_NOT_IN_HAND',
+  )
   discard(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: DiscardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'discard', cards: body.cards }, commandOptions(headers));
   }
@@ -77,10 +112,22 @@ export class CommandsController {
   @MeasuredCommand('playCard')
   @HttpCode(200)
   @SeatRequired()
-  @ApiOperation({ summary: 'Play a card to the trick (the seat to play)' })
+  @ApiOperation({
+    operationId: 'playCard',
+    summary: 'Play a card to the trick (the seat to play)',
+    description: "One of the seat view's `legal.cards`. The third card of a trick appends `TrickTaken`; the last trick of a deal, `DealScored`.",
+  })
   @ApiBody({ type: PlayCardDto })
   @ApiOkResponse({ type: CommandResultDto })
-  @ApiCommand('NOT_YOUR_TURN', 'WRONG_PHASE', 'CARD_NOT_IN_HAND', 'MUST_FOLLOW_SUIT', 'MUST_TRUMP', 'DISCARD_FIRST')
+  @ApiCommand(
+    ['VALIDATION_FAILED', 'card must be rank then suit, e.g. QH'],
+    'NOT_YOUR_TURN',
+    'WRONG_PHASE',
+    'CARD_NOT_IN_HAND',
+    'MUST_FOLLOW_SUIT',
+    'MUST_TRUMP',
+    'DISCARD_FIRST',
+  )
   play(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: PlayCardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'playCard', card: body.card }, commandOptions(headers));
   }

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
 import type { Versioned } from '@bismarck/projections';
 import { ProblemDto } from '../problem/problem.dto';
-import { ApiMatchId, ApiProblems } from './api-docs';
+import { ApiMatchId, ApiProblems, ETAG } from './api-docs';
 import { CreateMatchDto } from './dto/create-match.dto';
 import { EventsQueryDto, ListMatchesQueryDto } from './dto/queries.dto';
 import {
@@ -31,7 +31,11 @@ export class MatchesController {
 
   @Post()
   @MeasuredCommand('createMatch')
-  @ApiOperation({ summary: 'Create a match', description: 'The three seat tokens are shown here only.' })
+  @ApiOperation({
+    operationId: 'createMatch',
+    summary: 'Create a match',
+    description: 'The token of each named seat is shown here only; a `null` player leaves a seat open for `joinSeat` (a lobby table).',
+  })
   @ApiCreatedResponse({ type: MatchCreatedDto })
   @ApiBody({
     type: CreateMatchDto,
@@ -41,24 +45,32 @@ export class MatchesController {
       seeded: { summary: 'Reproducible deals (a test match)', value: { players: ['Astrid', 'Bjørn', 'Cecilia'], seed: 'club-night-42' } },
     },
   })
-  @ApiProblems('VALIDATION_FAILED', 'SEED_WITH_OPEN_SEATS')
+  @ApiProblems(['VALIDATION_FAILED', 'players must be 3 entries, each a name of 1 to 40 printable characters or null (an open seat)'], 'SEED_WITH_OPEN_SEATS')
   create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
     return this.commands.create(body.players, body.options, body.seed);
   }
 
   @Get()
-  @ApiOperation({ summary: 'List matches, newest first' })
+  @ApiOperation({
+    operationId: 'listMatches',
+    summary: 'List matches, newest first',
+    description: 'One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables.',
+  })
   @ApiOkResponse({ type: MatchListDto })
-  @ApiProblems('VALIDATION_FAILED')
+  @ApiProblems(['VALIDATION_FAILED', 'limit must not be greater than 100'])
   list(@Query() query: ListMatchesQueryDto): Promise<MatchPage> {
     return this.queries.list(query.limit ?? 20, query.status, query.cursor);
   }
 
   @Get(':id')
   @UseGuards(SeatGuard)
-  @ApiOperation({ summary: 'The public state of a match (what a spectator sees)' })
+  @ApiOperation({
+    operationId: 'getMatch',
+    summary: 'The public state of a match (what a spectator sees)',
+    description: 'Phase, dealer, forehand, whose turn, table cards, the trick, totals and the checkpoint to pin; no hand. A seat token is checked but shows no more: use `getSeatView`.',
+  })
   @ApiMatchId()
-  @ApiOkResponse({ type: PublicStateDto })
+  @ApiOkResponse({ type: PublicStateDto, headers: ETAG })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
   async state(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.publicState(id));
@@ -69,19 +81,27 @@ export class MatchesController {
   @SeatRequired()
   @Header('Cache-Control', 'private, no-store')
   @ApiBearerAuth('seat')
-  @ApiOperation({ summary: "A seat's view: the public state plus its hand and what it may do now" })
+  @ApiOperation({
+    operationId: 'getSeatView',
+    summary: "A seat's view: the public state plus its hand and what it may do now",
+    description: 'For the seat of the token: its hand, its laid-away cards (forehand) and `legal`, the action it may take now (null when it is not its turn).',
+  })
   @ApiMatchId()
-  @ApiOkResponse({ type: SeatViewDto })
-  @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
+  @ApiOkResponse({ type: SeatViewDto, headers: ETAG })
+  @ApiProblems('MATCH_NOT_FOUND', ['UNAUTHORIZED', 'This route acts for a seat: send "Authorization: Bearer <seat token>".'], 'FORBIDDEN')
   async view(@Param('id') id: string, @CurrentSeat() seat: Seat, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.seatView(id, seat));
   }
 
   @Get(':id/scorecard')
   @UseGuards(SeatGuard)
-  @ApiOperation({ summary: 'The scorecard: every deal, contracts used, totals and winners' })
+  @ApiOperation({
+    operationId: 'getScorecard',
+    summary: 'The scorecard: every deal, contracts used, totals and winners',
+    description: 'Public: every scored deal with its contract, tricks and points, the contracts each seat has used, the totals, and the winners once finished.',
+  })
   @ApiMatchId()
-  @ApiOkResponse({ type: ScorecardDto })
+  @ApiOkResponse({ type: ScorecardDto, headers: ETAG })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
   async scorecard(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.scorecard(id));
@@ -91,12 +111,15 @@ export class MatchesController {
   @UseGuards(SeatGuard)
   @Header('Cache-Control', 'private, no-store')
   @ApiOperation({
+    operationId: 'listEvents',
     summary: 'The event log as the caller may see it',
-    description: 'Every event is listed (versions stay gapless); what the caller may not see is null in `data`.',
+    description:
+      'Every event is listed (versions stay gapless); what the caller may not see is null in `data`. ' +
+      '`type` tells which `data` an event carries (docs/clients.md, "Event catalogue").',
   })
   @ApiMatchId()
   @ApiOkResponse({ type: EventPageDto })
-  @ApiProblems('VALIDATION_FAILED', 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
+  @ApiProblems(['VALIDATION_FAILED', 'after must not be less than 0'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
   events(@Param('id') id: string, @Query() query: EventsQueryDto, @CurrentViewer() viewer: Viewer): Promise<EventPage> {
     return this.queries.events(id, viewer, query.after ?? 0, query.limit ?? 100);
   }

@@ -9,7 +9,7 @@ export class MetricsController {
 
   @Get()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics', description: 'Commands by type and outcome, with a latency histogram.' })
+  @ApiOperation({ operationId: 'getMetrics', summary: 'Prometheus metrics', description: 'Commands by type and outcome, with a latency histogram.' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format.', schema: { type: 'string', example: 'bismarck_commands_total{type="playCard",outcome="accepted"} 42' } })
   scrape(): Promise<string> {

@@ -1,20 +1,24 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { AUDIT_CHECKS } from '@bismarck/audit';
-import { LoggedEventDto, SeatViewDto } from '../matches/dto/responses.dto';
+import { AUDIT_CHECKS, EXPORT_FORMAT } from '@bismarck/audit';
+import { ApiOneOf } from '../matches/api-docs';
+import { TYPED_EVENTS } from '../matches/dto/events.dto';
+import { cards, integer, MAX_VERSION, sha256 } from '../matches/dto/fields';
+import { PublicStateDto, SeatViewDto } from '../matches/dto/responses.dto';
 
 export class ReplayQueryDto {
-  @ApiProperty({ minimum: 1, maximum: 2147483647, example: 12, description: 'Show the state right after this event.' })
+  @ApiProperty(integer('Show the state right after this event (at most the current version).', { minimum: 1, maximum: MAX_VERSION, example: 12 }))
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(2147483647)
+  @Max(MAX_VERSION)
   readonly version!: number;
 }
 
 export class AuditQueryDto {
   @ApiPropertyOptional({
+    pattern: '^[1-9][0-9]{0,9}:[0-9a-fA-F]{64}$',
     example: '5:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     description: "`<version>:<hash>`: a checkpoint kept during play (a state's or an event page's `checkpoint`, or an event's `hash`). Adds the check `pin`: the log must still hold that hash at that version.",
   })
@@ -23,56 +27,86 @@ export class AuditQueryDto {
   readonly pin?: string;
 }
 
+/** A moment of the match: the public state, and a seat's own part for a seat (no checkpoint: that is the present's). */
+export class ReplayViewDto extends IntersectionType(
+  OmitType(PublicStateDto, ['checkpoint'] as const),
+  PartialType(PickType(SeatViewDto, ['seat', 'hand', 'laidAway', 'legal'] as const)),
+) {}
+
 export class RevealedDealDto {
-  @ApiProperty({ example: 1 }) readonly deal!: number;
-  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } }, description: 'Every seat\'s hand at this moment.' })
+  @ApiProperty(integer('The deal, from 1.', { minimum: 1, example: 1 })) readonly deal!: number;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string', pattern: '^[2-9TJQKA][SHDC]$' } },
+    minItems: 3,
+    maxItems: 3,
+    description: "Every seat's hand at this moment, seat 0 first.",
+  })
   readonly hands!: string[][];
-  @ApiProperty({ type: [String], nullable: true }) readonly laidAway!: string[] | null;
-  @ApiProperty({ type: [String], nullable: true, description: 'The whole deck, top first.' }) readonly deck!: string[] | null;
+  @ApiProperty(cards("Forehand's laid-away cards during trick play; else null.", { nullable: true })) readonly laidAway!: string[] | null;
+  @ApiProperty(cards('The whole deck, top card first.', { nullable: true, minItems: 52, maxItems: 52 })) readonly deck!: string[] | null;
 }
 
 export class ReplayDto {
-  @ApiProperty({ example: 12 }) readonly replayVersion!: number;
-  @ApiProperty({ example: 40 }) readonly latestVersion!: number;
-  @ApiProperty({ type: SeatViewDto, description: 'The public state (spectator) or the seat\'s view at that version; `hand`, `laidAway` and `legal` only for a seat.' })
-  readonly view!: SeatViewDto;
-  @ApiPropertyOptional({ type: RevealedDealDto, nullable: true, description: 'Present once the deal on the table has been scored: nothing of it is secret.' })
+  @ApiProperty(integer('The version shown.', { minimum: 1, maximum: MAX_VERSION, example: 12 })) readonly replayVersion!: number;
+  @ApiProperty(integer('The match version now.', { minimum: 1, maximum: MAX_VERSION, example: 40 })) readonly latestVersion!: number;
+  @ApiProperty({ type: ReplayViewDto, description: "The public state (spectator) or the seat's view at that version; `seat`, `hand`, `laidAway` and `legal` only for a seat." })
+  readonly view!: ReplayViewDto;
+  @ApiProperty({ type: RevealedDealDto, nullable: true, description: 'The deal on the table once it has been scored (nothing of it is secret any more); else null.' })
   readonly revealed!: RevealedDealDto | null;
 }
 
 export class AuditCheckDto {
-  @ApiProperty({ enum: AUDIT_CHECKS }) readonly name!: string;
-  @ApiProperty() readonly ok!: boolean;
-  @ApiProperty({ example: '612 decisions replayed through the rules: every event is what the rules decide' }) readonly detail!: string;
-  @ApiProperty({ nullable: true, example: null, description: 'The first event version that fails this check.' }) readonly failedAt!: number | null;
+  @ApiProperty({ enum: AUDIT_CHECKS, description: 'The check (docs/fairness.md §9).' }) readonly name!: string;
+  @ApiProperty({ description: 'True when it passes.' }) readonly ok!: boolean;
+  @ApiProperty({ example: '612 decisions replayed through the rules: every event is what the rules decide', description: 'What was checked, or what failed.' })
+  readonly detail!: string;
+  @ApiProperty(integer('The first event version that fails this check; null when it passes.', { nullable: true, minimum: 1, example: null }))
+  readonly failedAt!: number | null;
+}
+
+export class DatabaseChainDto {
+  @ApiProperty({ description: "True when the database's own check of the hash chain passes." }) readonly ok!: boolean;
+  @ApiProperty(integer('The first version whose hash does not match; null when none.', { nullable: true, minimum: 1, example: null }))
+  readonly brokenAt!: number | null;
 }
 
 export class AuditDto {
-  @ApiProperty() readonly ok!: boolean;
-  @ApiProperty({ format: 'uuid' }) readonly matchId!: string;
-  @ApiProperty({ example: 640 }) readonly version!: number;
+  @ApiProperty({ description: 'True when every check passes.' }) readonly ok!: boolean;
+  @ApiProperty({ format: 'uuid', description: 'The match id.' }) readonly matchId!: string;
+  @ApiProperty(integer('The match version audited.', { minimum: 1, maximum: MAX_VERSION, example: 640 })) readonly version!: number;
   @ApiProperty({ description: 'Seeded matches are reproducible and NOT provably fair.' }) readonly seeded!: boolean;
-  @ApiProperty({ type: [Number], example: [1, 2, 3], description: 'Scored deals whose deck used a committed seed, a seat\'s cut, and a revealed seed.' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer' },
+    example: [1, 2, 3],
+    description: "Scored deals whose deck used a committed seed, a seat's cut, and a revealed seed.",
+  })
   readonly provablyFairDeals!: number[];
-  @ApiProperty({ type: [Number], example: [1, 2, 3] }) readonly scoredDeals!: number[];
-  @ApiProperty({ type: [AuditCheckDto] }) readonly checks!: AuditCheckDto[];
-  @ApiProperty({ nullable: true, example: null, description: 'The first event version that fails any check.' }) readonly firstFailure!: number | null;
-  @ApiProperty({ type: 'object', properties: { ok: { type: 'boolean' }, brokenAt: { type: 'integer', nullable: true } }, example: { ok: true, brokenAt: null } })
-  readonly databaseChain!: { ok: boolean; brokenAt: number | null };
+  @ApiProperty({ type: 'array', items: { type: 'integer' }, example: [1, 2, 3], description: 'The deals scored so far.' }) readonly scoredDeals!: number[];
+  @ApiProperty({ type: [AuditCheckDto], description: 'Every check, in order.' }) readonly checks!: AuditCheckDto[];
+  @ApiProperty(integer('The first event version that fails any check; null when all pass.', { nullable: true, minimum: 1, example: null }))
+  readonly firstFailure!: number | null;
+  @ApiProperty({ type: DatabaseChainDto, description: 'The database\'s own check of the hash chain, independent of the replay.' })
+  readonly databaseChain!: DatabaseChainDto;
 }
 
-export class ExportedEventDto extends LoggedEventDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { at: '2026-11-29T15:28:31.220Z' } }) readonly metadata!: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time' }) readonly recordedAt!: string;
-  @ApiProperty({ example: '1795966111220000', description: 'Microseconds since the epoch, as hashed.' }) readonly recordedAtMicros!: string;
-  @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description: 'SHA-256 over the previous hash and this event (docs/fairness.md).' })
-  readonly hash!: string;
+/** An event as the export keeps it: what its hash covers, and the hash. `type` tells which `data` it carries. */
+@ApiOneOf('type', TYPED_EVENTS)
+export class ExportedEventDto {
+  @ApiProperty(integer('Its version, from 1, with no gap.', { minimum: 1, maximum: MAX_VERSION, example: 7 })) readonly version!: number;
+  @ApiProperty({ enum: Object.keys(TYPED_EVENTS), example: 'CardPlayed', description: 'The event type (docs/clients.md, "Event catalogue").' }) readonly type!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { at: '2026-11-29T15:28:31.220Z' }, description: 'What the service recorded beside the event.' })
+  readonly metadata!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time', description: 'When it was appended.' }) readonly recordedAt!: string;
+  @ApiProperty({ pattern: '^[0-9]+$', example: '1795966111220000', description: 'Microseconds since the epoch, as hashed.' }) readonly recordedAtMicros!: string;
+  @ApiProperty(sha256('SHA-256 over the previous hash and this event (docs/fairness.md).')) readonly hash!: string;
 }
 
 export class ExportDto {
-  @ApiProperty({ example: 'bismarck-export-v1' }) readonly format!: string;
-  @ApiProperty({ format: 'uuid' }) readonly matchId!: string;
-  @ApiProperty({ format: 'date-time' }) readonly exportedAt!: string;
-  @ApiProperty() readonly seeded!: boolean;
-  @ApiProperty({ type: [ExportedEventDto] }) readonly events!: ExportedEventDto[];
+  @ApiProperty({ enum: [EXPORT_FORMAT], description: 'The document format.' }) readonly format!: string;
+  @ApiProperty({ format: 'uuid', description: 'The match id.' }) readonly matchId!: string;
+  @ApiProperty({ format: 'date-time', description: 'When this document was made.' }) readonly exportedAt!: string;
+  @ApiProperty({ description: 'True when created with a seed: reproducible, NOT provably fair.' }) readonly seeded!: boolean;
+  @ApiProperty({ type: [ExportedEventDto], description: 'The whole log, oldest first.' }) readonly events!: ExportedEventDto[];
 }

@@ -3,6 +3,7 @@ import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags }
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ApiMatchId } from '../matches/api-docs';
 import { ProblemException } from '../problem/problem';
 
 interface Asset {
@@ -42,9 +43,11 @@ export class ViewerController {
   @Get(':id')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @ApiOperation({
+    operationId: 'getViewer',
     summary: 'The replay viewer (HTML)',
     description: 'Shows the match as a spectator sees it (add `#token=<seat token>` to see a seat\'s cards); step with the buttons, the arrow keys or the slider; follows a live match.',
   })
+  @ApiMatchId()
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'An HTML page.', schema: { type: 'string', example: '<!doctype html>…' } })
   page(@Param('id') _id: string, @Res() res: Response): void {

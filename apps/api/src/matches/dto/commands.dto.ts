@@ -1,16 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { CUT_PATTERN } from '@bismarck/rules';
-
-const CARD = /^[2-9TJQKA][SHDC]$/;
-const CARD_EXAMPLE = 'QH';
+import { card, CARD_REGEX, cards, SUITS } from './fields';
 
 export class ChooseContractDto {
-  @ApiProperty({ enum: ['spades', 'trump', 'notrump', 'pass'], example: 'trump' })
+  @ApiProperty({ enum: ['spades', 'trump', 'notrump', 'pass'], example: 'trump', description: 'The contract (docs/rules.md §3).' })
   @IsIn(['spades', 'trump', 'notrump', 'pass'])
   readonly contract!: 'spades' | 'trump' | 'notrump' | 'pass';
 
-  @ApiPropertyOptional({ enum: ['S', 'H', 'D', 'C'], nullable: true, example: 'H', description: 'The named suit, only with contract `trump`.' })
+  @ApiPropertyOptional({ enum: SUITS, nullable: true, example: 'H', description: 'The named suit, only with contract `trump`.' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsIn(['S', 'H', 'D', 'C'])
@@ -18,19 +16,19 @@ export class ChooseContractDto {
 }
 
 export class DiscardDto {
-  @ApiProperty({ type: [String], minItems: 4, maxItems: 4, example: ['2C', '3C', '4D', '7H'], description: 'The four cards forehand lays away.' })
+  @ApiProperty(cards('The four cards forehand lays away, from his hand.', { minItems: 4, maxItems: 4, uniqueItems: true, example: ['2C', '3C', '4D', '7H'] }))
   @IsArray()
   @ArrayMinSize(4)
   @ArrayMaxSize(4)
   @IsString({ each: true })
-  @Matches(CARD, { each: true, message: 'each card must be rank then suit, e.g. QH' })
+  @Matches(CARD_REGEX, { each: true, message: 'each card must be rank then suit, e.g. QH' })
   readonly cards!: string[];
 }
 
 export class PlayCardDto {
-  @ApiProperty({ example: CARD_EXAMPLE, pattern: CARD.source, description: 'Rank 2-9 T J Q K A, then suit S H D C.' })
+  @ApiProperty(card('The card to play: rank 2-9 T J Q K A, then suit S H D C.'))
   @IsString()
-  @Matches(CARD, { message: 'card must be rank then suit, e.g. QH' })
+  @Matches(CARD_REGEX, { message: 'card must be rank then suit, e.g. QH' })
   readonly card!: string;
 }
 

@@ -55,7 +55,7 @@ export class CreateMatchDto {
   @IsSeatNames()
   readonly players!: [string | null, string | null, string | null];
 
-  @ApiPropertyOptional({ type: MatchOptionsDto, example: { schedule: 'modern' } })
+  @ApiPropertyOptional({ type: MatchOptionsDto, example: { schedule: 'modern' }, description: 'The match options (docs/rules.md §8); each one left out takes its default.' })
   @IsOptional()
   @ValidateNested()
   @Type(() => MatchOptionsDto)

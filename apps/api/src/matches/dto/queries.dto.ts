@@ -2,14 +2,15 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { STATUSES, type Status } from '@bismarck/rules';
+import { integer, MAX_VERSION } from './fields';
 
 export class ListMatchesQueryDto {
-  @ApiPropertyOptional({ enum: STATUSES })
+  @ApiPropertyOptional({ enum: STATUSES, description: 'Only matches with this status (`waiting`: open lobby tables).' })
   @IsOptional()
   @IsIn(STATUSES)
   readonly status?: Status;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional(integer('Matches per page.', { minimum: 1, maximum: 100, default: 20 }))
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -17,7 +18,7 @@ export class ListMatchesQueryDto {
   @Max(100)
   readonly limit?: number;
 
-  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
+  @ApiPropertyOptional({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -25,16 +26,16 @@ export class ListMatchesQueryDto {
 }
 
 export class EventsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: 2147483647, default: 0, description: 'Return events after this version.' })
+  @ApiPropertyOptional(integer('Return events after this version.', { minimum: 0, maximum: MAX_VERSION, default: 0 }))
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   // Versions are PostgreSQL integers: a larger number is refused here, not by the database.
-  @Max(2147483647)
+  @Max(MAX_VERSION)
   readonly after?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @ApiPropertyOptional(integer('Events per page.', { minimum: 1, maximum: 1000, default: 100 }))
   @IsOptional()
   @Type(() => Number)
   @IsInt()

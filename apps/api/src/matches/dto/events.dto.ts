@@ -1,0 +1,213 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import { CONTRACTS, EVENT_TYPES, type BismarckEvent, type EventType } from '@bismarck/rules';
+import { ApiOneOf } from '../api-docs';
+import { MatchOptionsDto } from './create-match.dto';
+import { card, cards, integer, MAX_VERSION, seat, seats, sha256, SUITS, triple } from './fields';
+
+// The event catalogue (docs/clients.md), one schema per type: `data` is told apart by `type`, so a
+// generated client narrows it in a switch. The sync with libs/rules is tested in
+// test/openapi-events.e2e-spec.ts. What the caller may not see is null (docs/rules.md §7).
+
+const DEAL = integer('The deal this event belongs to, 1-based (a redeal keeps the number).', { minimum: 1, example: 1 });
+const CONTRACT = { enum: [...CONTRACTS], example: 'trump' } as const;
+const TRUMP = { enum: [...SUITS], nullable: true, example: 'H' } as const;
+const COMMITMENT = sha256('SHA-256 of the secret seed of the deck, as lowercase hex (docs/fairness.md).');
+
+@ApiSchema({ description: 'A match was created (the first event).' })
+export class MatchCreatedDataDto {
+  @ApiProperty({ format: 'uuid', example: '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a', description: 'The match id.' })
+  readonly matchId!: string;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', nullable: true },
+    minItems: 3,
+    maxItems: 3,
+    example: ['Astrid', null, null],
+    description: 'The names of seats 0, 1 and 2; null is an open seat (a lobby table).',
+  })
+  readonly players!: (string | null)[];
+  @ApiProperty({ type: MatchOptionsDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsDto;
+  @ApiProperty(seat('The dealer of the first deal.')) readonly firstDealer!: number;
+  @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
+}
+
+@ApiSchema({ description: 'An open seat was taken; the join that takes the last one starts the match.' })
+export class SeatJoinedDataDto {
+  @ApiProperty(seat('The seat taken.')) readonly seat!: number;
+  @ApiProperty({ example: 'Bjørn', description: 'The name of its player.' }) readonly name!: string;
+}
+
+@ApiSchema({ description: 'A lobby table nobody filled within LOBBY_TTL_MS was closed (status `abandoned`).' })
+export class TableAbandonedDataDto {
+  @ApiProperty(seats('The seats still open when it was closed.', { example: [1, 2] })) readonly openSeats!: number[];
+}
+
+@ApiSchema({ description: "The server's commitment to the next deck, before anyone cuts or sees a card." })
+export class DeckCommittedDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(COMMITMENT) readonly commitment!: string;
+}
+
+@ApiSchema({ description: "The cutter's string, mixed into the shuffle of the next deck." })
+export class DeckCutDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(seat("The seat that cut (on the dealer's right).")) readonly seat!: number;
+  @ApiProperty({ example: 'k7Qz-42', description: 'The cut: 1 to 64 visible ASCII characters.' }) readonly cut!: string;
+}
+
+@ApiSchema({ description: 'How the deck was made, as the service recorded it (docs/fairness.md).' })
+export class ShuffleDto {
+  @ApiPropertyOptional({ example: 'bismarck-shuffle-v1', description: 'The shuffle algorithm.' }) readonly algorithm?: string;
+  @ApiPropertyOptional(integer('The deck index: the stream version this deal starts at.', { minimum: 1, example: 3 }))
+  readonly index?: number;
+  @ApiPropertyOptional({ description: "True when shuffled from the match's seed (a seeded match)." }) readonly seeded?: boolean;
+  @ApiPropertyOptional({ ...sha256('The commitment whose seed made this deck; null when the seed was lost or never committed, absent in a seeded match.'), nullable: true })
+  readonly commitment?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'k7Qz-42', description: 'The cut mixed in; null when nobody cut.' })
+  readonly cut?: string | null;
+}
+
+@ApiSchema({ description: 'A deal began: the four table cards are turned face up.' })
+export class DealStartedDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(seat('The dealer.')) readonly dealer!: number;
+  @ApiProperty(seat("Forehand: the seat on the dealer's left, who announces, lays away and leads.")) readonly forehand!: number;
+  @ApiProperty(cards('The whole deck, top card first; null until the deal is scored.', { nullable: true, minItems: 52, maxItems: 52 }))
+  readonly deck!: string[] | null;
+  @ApiProperty(cards('The four cards turned face up.', { minItems: 4, maxItems: 4, example: ['AS', 'TH', '2C', '9D'] })) readonly tableCards!: string[];
+  @ApiProperty({ ...CONTRACT, nullable: true, description: 'Set here when the schedule (or a voided deal) fixes it; else null, and chosen later.' })
+  readonly contract!: string | null;
+  @ApiProperty({ ...TRUMP, description: 'The trump suit when already fixed, else null.' }) readonly trump!: string | null;
+  @ApiPropertyOptional({ type: ShuffleDto, description: 'How the deck was made.' }) readonly shuffle?: ShuffleDto;
+}
+
+@ApiSchema({ description: 'Forehand announced the contract.' })
+export class ContractChosenDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(seat('Forehand, who announced it.')) readonly seat!: number;
+  @ApiProperty({ ...CONTRACT, description: 'The contract.' }) readonly contract!: string;
+  @ApiProperty({ ...TRUMP, description: 'The named suit with `trump`, spades with `spades`, null otherwise.' }) readonly trump!: string | null;
+}
+
+@ApiSchema({ description: 'The hands were dealt, 16 cards to each seat.' })
+export class HandsDealtDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', nullable: true, items: { type: 'string', pattern: '^[2-9TJQKA][SHDC]$' }, minItems: 16, maxItems: 16 },
+    minItems: 3,
+    maxItems: 3,
+    example: [null, ['AS', 'KS', 'QS', 'JS', 'TS', '9S', '8S', '7S', '6S', '5S', '4S', '3S', '2S', 'AH', 'KH', 'QH'], null],
+    description: "Each seat's hand, seat 0 first. A seat sees only its own; the others (all, for a spectator) are null until the deal is scored.",
+  })
+  readonly hands!: (string[] | null)[];
+}
+
+@ApiSchema({ description: 'Forehand laid away four cards.' })
+export class CardsLaidAwayDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(seat('Forehand.')) readonly seat!: number;
+  @ApiProperty(cards('The four cards; null for everyone but forehand until the deal is scored.', { nullable: true, minItems: 4, maxItems: 4, example: ['2C', '3C', '4D', '7H'] }))
+  readonly cards!: string[] | null;
+}
+
+@ApiSchema({ description: 'A card was played to the trick.' })
+export class CardPlayedDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(integer('The trick, 1 to 16.', { minimum: 1, maximum: 16, example: 1 })) readonly trick!: number;
+  @ApiProperty(seat('The seat that played.')) readonly seat!: number;
+  @ApiProperty(card('The card played.')) readonly card!: string;
+}
+
+export class PlayedCardDto {
+  @ApiProperty(seat('The seat that played it.')) readonly seat!: number;
+  @ApiProperty(card('The card.')) readonly card!: string;
+}
+
+@ApiSchema({ description: 'The third card fell: a seat took the trick.' })
+export class TrickTakenDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(integer('The trick, 1 to 16.', { minimum: 1, maximum: 16, example: 1 })) readonly trick!: number;
+  @ApiProperty(seat('The seat that took it (and leads the next).')) readonly winner!: number;
+  @ApiProperty({ type: [PlayedCardDto], minItems: 3, maxItems: 3, description: 'The three cards in the order played.' }) readonly cards!: PlayedCardDto[];
+}
+
+@ApiSchema({ description: 'Forehand led before laying away under `leadBeforeDiscard: redeal`: no score, the same dealer deals again.' })
+export class DealVoidedDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(seat('Forehand, who led.')) readonly seat!: number;
+  @ApiProperty(card('The card led.')) readonly card!: string;
+  @ApiProperty({ enum: ['leadBeforeDiscard'], description: 'Why the deal is void.' }) readonly reason!: 'leadBeforeDiscard';
+}
+
+@ApiSchema({ description: 'The 16th trick was taken: the deal is scored, and nothing of it is secret any more.' })
+export class DealScoredDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(seat('Forehand of the deal.')) readonly forehand!: number;
+  @ApiProperty({ ...CONTRACT, description: 'The contract played.' }) readonly contract!: string;
+  @ApiProperty({ ...TRUMP, description: 'The trump suit, or null.' }) readonly trump!: string | null;
+  @ApiProperty(triple('Tricks taken per seat.', [11, 3, 2])) readonly tricks!: number[];
+  @ApiProperty(triple('Quota per seat (docs/rules.md §3).', [8, 4, 4])) readonly quotas!: number[];
+  @ApiProperty(triple('Points scored in this deal per seat.', [3, -1, -2])) readonly points!: number[];
+  @ApiProperty(triple('Match totals per seat after this deal.', [3, -1, -2])) readonly totals!: number[];
+}
+
+@ApiSchema({ description: 'The seed behind a commitment, revealed after the deal is scored: anyone can recompute the deck.' })
+export class SeedRevealedDataDto {
+  @ApiProperty(DEAL) readonly deal!: number;
+  @ApiProperty(COMMITMENT) readonly commitment!: string;
+  @ApiProperty({ example: '4f1c…', description: 'The secret seed, now public.' }) readonly seed!: string;
+}
+
+@ApiSchema({ description: 'The last deal was scored: the match is over.' })
+export class MatchFinishedDataDto {
+  @ApiProperty(triple('Final totals per seat.', [5, -2, -3])) readonly totals!: number[];
+  @ApiProperty(seats('Every seat with the highest total.', { example: [0] })) readonly winners!: number[];
+}
+
+const DATA = {
+  MatchCreated: MatchCreatedDataDto,
+  SeatJoined: SeatJoinedDataDto,
+  TableAbandoned: TableAbandonedDataDto,
+  DeckCommitted: DeckCommittedDataDto,
+  DeckCut: DeckCutDataDto,
+  DealStarted: DealStartedDataDto,
+  ContractChosen: ContractChosenDataDto,
+  HandsDealt: HandsDealtDataDto,
+  CardsLaidAway: CardsLaidAwayDataDto,
+  CardPlayed: CardPlayedDataDto,
+  TrickTaken: TrickTakenDataDto,
+  DealVoided: DealVoidedDataDto,
+  DealScored: DealScoredDataDto,
+  SeedRevealed: SeedRevealedDataDto,
+  MatchFinished: MatchFinishedDataDto,
+} satisfies Record<EventType, Type>;
+
+/** The part of an event its type decides: `{ type, data }`, e.g. `CardPlayedEventDto`. */
+function typedEvent<T extends EventType>(type: T): Type {
+  @ApiSchema({ name: `${type}EventDto`, description: `A \`${type}\` event: its \`data\`.` })
+  class TypedEvent {
+    @ApiProperty({ enum: [type], description: 'The event type.' }) readonly type!: T;
+    @ApiProperty({ type: DATA[type], description: 'What happened.' }) readonly data!: Extract<BismarckEvent, { type: T }>['data'];
+  }
+  return TypedEvent;
+}
+
+/** Every event type with its schema, in the catalogue's order. */
+export const TYPED_EVENTS = Object.fromEntries(EVENT_TYPES.map((t) => [t, typedEvent(t)])) as Record<EventType, Type>;
+
+/** An event as responses show it; `type` tells which `data` it carries. */
+@ApiOneOf('type', TYPED_EVENTS)
+export class EventDto {
+  @ApiProperty(integer('Its version: its place in the match\'s log, from 1, with no gap.', { minimum: 1, maximum: MAX_VERSION, example: 7 }))
+  readonly version!: number;
+  @ApiProperty({ enum: EVENT_TYPES, example: 'CardPlayed', description: 'The event type (docs/clients.md, "Event catalogue").' }) readonly type!: EventType;
+  @ApiProperty({ format: 'date-time', description: 'When it was appended.' }) readonly at!: string;
+  @ApiPropertyOptional(
+    sha256(
+      "The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).",
+    ),
+  )
+  readonly hash?: string;
+}

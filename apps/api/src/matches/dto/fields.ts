@@ -1,0 +1,44 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
+
+// Schema pieces the DTOs share, written out as plain OpenAPI so the document says exactly this
+// (integers are `integer`, every card array says what a card is).
+
+/** A card: rank 2-9 T J Q K A, then suit S H D C. */
+export const CARD_PATTERN = '^[2-9TJQKA][SHDC]$';
+export const CARD_REGEX = new RegExp(CARD_PATTERN);
+const CARD_ITEM = { type: 'string', pattern: CARD_PATTERN } as const;
+
+export const SUITS = ['S', 'H', 'D', 'C'] as const;
+
+/** Versions are PostgreSQL integers. */
+export const MAX_VERSION = 2147483647;
+
+export const integer = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
+  ({ type: 'integer', description, ...extra }) as ApiPropertyOptions;
+
+export const seat = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
+  ({ type: 'integer', enum: [0, 1, 2], description, ...extra }) as ApiPropertyOptions;
+
+// Seat lists stay `number[]` in clients (an enum would make `winners.includes(i)` a type error).
+export const seats = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
+  ({ type: 'array', items: { type: 'integer', minimum: 0, maximum: 2 }, description, ...extra }) as ApiPropertyOptions;
+
+/** One integer per seat, seat 0 first. */
+export const triple = (description: string, example: number[] = [0, 0, 0]): ApiPropertyOptions =>
+  ({ type: 'array', items: { type: 'integer' }, minItems: 3, maxItems: 3, example, description }) as ApiPropertyOptions;
+
+export const card = (description: string, example = 'QH'): ApiPropertyOptions => ({ ...CARD_ITEM, example, description }) as ApiPropertyOptions;
+
+export const cards = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
+  ({ type: 'array', items: CARD_ITEM, description, ...extra }) as ApiPropertyOptions;
+
+/** A seat token as the service issues it: opaque, shown once. */
+export const SEAT_TOKEN = {
+  pattern: '^bsk_[A-Za-z0-9_-]{32}$',
+  example: 'bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA',
+  description: 'The seat token (`bsk_` and 32 base64url characters), shown only once: send it as `Authorization: Bearer <token>`.',
+} as const;
+
+/** A SHA-256 as 64 lowercase hex digits. */
+export const sha256 = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
+  ({ type: 'string', pattern: '^[0-9a-f]{64}$', example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description, ...extra }) as ApiPropertyOptions;

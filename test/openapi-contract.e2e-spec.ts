@@ -1,0 +1,307 @@
+import Ajv2019, { type ValidateFunction } from 'ajv/dist/2019';
+import { join } from 'node:path';
+import ts from 'typescript';
+import {
+  cutterOf,
+  decide,
+  evolve,
+  EVENT_TYPES,
+  initialState,
+  mulberry32,
+  randomCommand,
+  redactEvent,
+  sha256Hex,
+  SHUFFLE_ALGORITHM,
+  shuffleDeck,
+  type BismarckEvent,
+  type Command,
+  type MatchState,
+  type Viewer,
+} from '@bismarck/rules';
+import { useTestApp } from './support/app';
+import { bearer } from './support/player';
+
+// The OpenAPI document tells the truth about what the service sends: every event type's `data`
+// schema lists exactly the fields the rules put there, real events (redacted or not) and real
+// answers conform to their schemas, and the generated client narrows `data` by `type`, no cast.
+
+type Json = Record<string, any>;
+const t = useTestApp();
+let doc: Json;
+beforeAll(async () => {
+  doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+});
+
+// ---- events of every type, from the rules ------------------------------------------------------
+
+/**
+ * A lobby table abandoned, and a fair modern match from a lobby to its end with random legal moves:
+ * commitments, cuts now and then, shuffle facts on some deals, leads before the lay-away (redeals),
+ * revealed seeds. Every command brings the dealer's facts, as the service's do.
+ */
+function eventsOfEveryType(): BismarckEvent[] {
+  const out: BismarckEvent[] = [];
+  let state: MatchState = initialState();
+  const seeds = new Map<string, string>();
+  const committed: { deal: number; commitment: string; seed: string }[] = [];
+  const apply = (command: Command): void => {
+    const seed = `seed-${seeds.size}`;
+    seeds.set(sha256Hex(seed), seed);
+    for (const e of decide({ ...command, dealer: { commitment: sha256Hex(seed), seeds: committed } }, state)) {
+      state = evolve(state, e);
+      out.push(e);
+      if (e.type === 'DeckCommitted') committed.push({ ...e.data, seed: seeds.get(e.data.commitment)! });
+    }
+  };
+  const create = (matchId: string): Command => ({ type: 'createMatch', matchId, players: ['Ann', null, null], options: { leadBeforeDiscard: 'redeal' }, firstDealer: 0, seeded: false });
+
+  apply(create('abandoned'));
+  apply({ type: 'abandonTable' });
+  state = initialState();
+  apply(create('played'));
+  apply({ type: 'joinSeat', seat: 1, name: 'Bob' });
+  apply({ type: 'joinSeat', seat: 2, name: 'Cyd' });
+  const random = mulberry32(12);
+  for (let deals = 0; ; ) {
+    if (state.status === 'awaitingDeal' && state.cut === null && random() < 0.5) apply({ type: 'cut', seat: cutterOf(state.dealer), cut: `cut-${deals}` });
+    const command = randomCommand(state, { random, deck: (n) => shuffleDeck('deck', n), leadBeforeDiscard: 0.2 }, deals);
+    if (command === null) break;
+    if (command.type === 'deal' && deals++ % 2 === 0) command.shuffle = { algorithm: SHUFFLE_ALGORITHM, index: out.length + 1, seeded: false, commitment: null, cut: null };
+    apply(command);
+  }
+  return out;
+}
+
+const events = eventsOfEveryType();
+const VIEWERS: Viewer[] = [0, 1, 2, 'spectator'];
+
+function dataSchemaOf(type: string): Json {
+  const member = resolve(doc.components.schemas.EventDto.discriminator.mapping[type]);
+  return resolve(member.properties.data.$ref ?? member.properties.data.allOf[0].$ref);
+}
+const resolve = (ref: string): Json => doc.components.schemas[ref.split('/').pop()!];
+const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
+
+describe('the event schemas', () => {
+  it('are one per event type of the rules, told apart by `type`, in events, command answers and the export', () => {
+    for (const name of ['EventDto', 'ExportedEventDto']) {
+      const schema = doc.components.schemas[name];
+      expect(schema.discriminator.propertyName).toBe('type');
+      expect(Object.keys(schema.discriminator.mapping)).toEqual([...EVENT_TYPES]);
+      expect(schema.oneOf.map((m: Json) => m.$ref)).toEqual(Object.values(schema.discriminator.mapping));
+      expect(schema.properties.type.enum).toEqual([...EVENT_TYPES]);
+      for (const [type, ref] of Object.entries(schema.discriminator.mapping)) expect(resolve(ref as string).properties.type.enum).toEqual([type]);
+    }
+    expect(doc.components.schemas.EventPageDto.properties.events.items.$ref).toBe('#/components/schemas/EventDto');
+    expect(doc.components.schemas.CommandResultDto.properties.events.items.$ref).toBe('#/components/schemas/EventDto');
+    expect(doc.components.schemas.ExportDto.properties.events.items.$ref).toBe('#/components/schemas/ExportedEventDto');
+  });
+
+  it('list exactly the data fields of the rules\' events of each type, required where every event has them', () => {
+    for (const type of EVENT_TYPES) {
+      const seen = events.filter((e) => e.type === type).map((e) => e.data as Json);
+      expect({ type, seen: seen.length > 0 }).toEqual({ type, seen: true });
+      const keys = new Set(seen.flatMap((d) => Object.keys(d)));
+      const always = [...keys].filter((k) => seen.every((d) => k in d));
+      const schema = dataSchemaOf(type);
+      expect({ type, properties: sorted(Object.keys(schema.properties)), required: sorted(schema.required ?? []) }).toEqual({
+        type,
+        properties: sorted(keys),
+        required: sorted(always),
+      });
+    }
+  });
+
+  it('fit every event as each viewer sees it, secret or revealed, in the log and in the export', () => {
+    const validEvent = validator('EventDto');
+    const validExported = validator('ExportedEventDto');
+    let redacted = 0;
+    events.forEach((event, i) => {
+      const version = i + 1;
+      for (const viewer of VIEWERS) {
+        for (const revealed of [false, true]) {
+          const { data } = redactEvent(event, viewer, revealed);
+          if (JSON.stringify(data) !== JSON.stringify(event.data)) redacted++;
+          expectValid(validEvent, { version, type: event.type, at: '2026-01-01T12:00:00.000Z', data });
+        }
+      }
+      const hash = sha256Hex(String(version));
+      expectValid(validExported, { version, type: event.type, data: event.data, metadata: {}, recordedAt: '2026-01-01T12:00:00.000Z', recordedAtMicros: '1767268800000000', hash });
+    });
+    expect(redacted).toBeGreaterThan(0); // the nulls of redaction were among them
+    // A wrong field is refused: the schemas are not open-ended.
+    expect(validEvent({ version: 1, type: 'CardPlayed', at: '2026-01-01T12:00:00.000Z', data: { deal: 1, trick: 1, seat: 0, card: 'QH', extra: 1 } })).toBe(false);
+    expect(validEvent({ version: 1, type: 'CardPlayed', at: '2026-01-01T12:00:00.000Z', data: { deal: 1, trick: 1, seat: 0, card: null } })).toBe(false);
+  });
+
+  it('let a client generated from the document narrow `data` by `type` with no cast (the TypeScript compiler says so)', () => {
+    const narrowed = `
+      import type { MatchEvent } from '@bismarck/client';
+      export function show(e: MatchEvent): string {
+        switch (e.type) {
+          case 'MatchCreated': return e.data.players.join() + e.data.options.schedule;
+          case 'SeatJoined': return e.data.name;
+          case 'TableAbandoned': return e.data.openSeats.join();
+          case 'DeckCommitted': return e.data.commitment;
+          case 'DeckCut': return e.data.cut;
+          case 'DealStarted': return e.data.tableCards.join() + (e.data.deck?.length ?? 0) + (e.data.shuffle?.cut ?? '');
+          case 'ContractChosen': return e.data.contract + (e.data.trump ?? '');
+          case 'HandsDealt': return e.data.hands.map((h) => h?.join() ?? 'hidden').join();
+          case 'CardsLaidAway': return (e.data.cards ?? []).join();
+          case 'CardPlayed': return e.data.card;
+          case 'TrickTaken': return e.data.cards.map((c) => c.card).join() + e.data.winner;
+          case 'DealVoided': return e.data.reason;
+          case 'DealScored': return e.data.quotas.join();
+          case 'SeedRevealed': return e.data.seed;
+          case 'MatchFinished': return e.data.winners.join();
+        }
+      }`;
+    expect(typeErrors(narrowed)).toEqual([]);
+    const oneType = `import type { MatchEventOf } from '@bismarck/client';\nexport const winner = (e: MatchEventOf<'TrickTaken'>): number => e.data.winner;`;
+    expect(typeErrors(oneType)).toEqual([]);
+    // Without narrowing, `data` is a union: the same access does not compile.
+    expect(typeErrors(`import type { MatchEvent } from '@bismarck/client';\nexport const card = (e: MatchEvent): string => e.data.card;`)).toEqual([
+      expect.stringMatching(/Property 'card' does not exist/),
+    ]);
+  }, 60_000);
+});
+
+// ---- real answers ------------------------------------------------------------------------------
+
+describe('the answers of real matches', () => {
+  const answer = async (operationId: string, res: { status: number; body: unknown }): Promise<Json> => {
+    expectValid(responseValidator(operationId, res.status), res.body, `${operationId} ${res.status}`);
+    return res.body as Json;
+  };
+
+  /** Plays with the first legal choice until `done(state)`, checking every answer; cuts each deck, and voids one deal. */
+  async function playUntil(base: string, tokens: string[], done: (state: Json) => boolean, snapshotAt?: number): Promise<void> {
+    const http = t.http;
+    let voided = false;
+    for (let step = 0; ; step++) {
+      if (step > 5000) throw new Error('the match did not get there');
+      const state = await answer('getMatch', await http().get(base));
+      if (done(state)) return;
+      const view = await answer('getSeatView', await http().get(`${base}/view`).set(...bearer(tokens[state.turn])));
+      const auth = bearer(tokens[view.seat]);
+      const legal = view.legal;
+      if (legal.action === 'deal' && state.fairness.cut === null) {
+        await answer('cut', await http().post(`${base}/cut`).set(...bearer(tokens[(state.dealer + 2) % 3])).send({ cut: `c-${step}` }));
+      } else if (legal.action === 'deal') await answer('deal', await http().post(`${base}/deal`).set(...auth));
+      else if (legal.action === 'chooseContract') {
+        const contract = legal.contracts[0];
+        await answer('chooseContract', await http().post(`${base}/contract`).set(...auth).send(contract === 'trump' ? { contract, trump: legal.trumps[0] } : { contract }));
+      } else if (legal.action === 'discard' && !voided && state.options.leadBeforeDiscard === 'redeal') {
+        voided = true; // forehand leads before laying away: the deal is void and dealt again
+        await answer('playCard', await http().post(`${base}/play`).set(...auth).send({ card: view.hand[0] }));
+      } else if (legal.action === 'discard') await answer('discard', await http().post(`${base}/discard`).set(...auth).send({ cards: view.hand.slice(0, legal.count) }));
+      else await answer('playCard', await http().post(`${base}/play`).set(...auth).send({ card: legal.cards[0] }));
+      if (step === snapshotAt) {
+        // Mid-deal: hands and the lay-away are secret, so the pages hold nulls.
+        await answer('listEvents', await http().get(`${base}/events?limit=1000`));
+        await answer('listEvents', await http().get(`${base}/events?limit=1000`).set(...auth));
+        await answer('replay', await http().get(`${base}/replay?version=${state.version}`).set(...auth));
+        await answer('replay', await http().get(`${base}/replay?version=${state.version}`));
+      }
+    }
+  }
+
+  it('fit the schemas of their operations, with nothing undocumented in them', async () => {
+    const http = t.http;
+    // A quick match from a lobby table to its export.
+    const lobby = await answer('createMatch', await http().post('/api/matches').send({ players: ['Astrid', null, null], options: { schedule: 'quick', leadBeforeDiscard: 'redeal' } }));
+    const base = `/api/matches/${lobby.id}`;
+    await answer('listMatches', await http().get('/api/matches?status=waiting'));
+    const tokens: string[] = [lobby.seats[0].token];
+    for (const seat of [1, 2]) tokens[seat] = (await answer('joinSeat', await http().post(`${base}/seats/${seat}/join`).send({ name: `P${seat}` }))).token;
+    await playUntil(base, tokens, (state) => state.status === 'finished', 60);
+    const page = await answer('listEvents', await http().get(`${base}/events?limit=1000`));
+    // Quick deals have fixed contracts (no ContractChosen), and a filled table is never abandoned.
+    expect(new Set(page.events.map((e: Json) => e.type))).toEqual(new Set(EVENT_TYPES.filter((type) => type !== 'TableAbandoned' && type !== 'ContractChosen')));
+    await answer('getScorecard', await http().get(`${base}/scorecard`));
+    await answer('replay', await http().get(`${base}/replay?version=20`));
+    await answer('audit', await http().get(`${base}/audit`));
+    await answer('exportMatch', await http().get(`${base}/export`));
+    await answer('listMatches', await http().get('/api/matches'));
+
+    // The first deal of a modern match: forehand chooses the contract.
+    const modern = await answer('createMatch', await http().post('/api/matches').send({ players: ['Astrid', 'Bjørn', 'Cecilia'] }));
+    const modernBase = `/api/matches/${modern.id}`;
+    await playUntil(modernBase, modern.seats.map((s: Json) => s.token), (state) => state.dealNumber === 2);
+    const contracts = (await answer('listEvents', await http().get(`${modernBase}/events`))).events.filter((e: Json) => e.type === 'ContractChosen');
+    expect(contracts).toHaveLength(1);
+    await answer('getScorecard', await http().get(`${modernBase}/scorecard`));
+  }, 120_000);
+});
+
+// ---- validating against the document -------------------------------------------------------------
+
+const ajv = new Ajv2019({ strict: false, validateFormats: false, allErrors: true });
+let compiled: Json | undefined;
+
+/** The document's schemas as JSON Schema: `nullable` as a null alternative, and closed objects. */
+function schemasOnce(): Json {
+  if (compiled) return compiled;
+  const members = new Set(Object.values(doc.components.schemas as Json).flatMap((s: Json) => Object.values(s.discriminator?.mapping ?? {})));
+  const convert = (s: any, closed: boolean): any => {
+    if (Array.isArray(s)) return s.map((x) => convert(x, true));
+    if (!s || typeof s !== 'object') return s;
+    const { nullable, example, discriminator, ...rest } = s;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(rest)) {
+      out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, ps]) => [p, convert(ps, true)])) : convert(v, true);
+    }
+    // A oneOf member is checked beside its parent's own properties: only the parent is closed.
+    if (closed && out.properties && out.additionalProperties === undefined) out.unevaluatedProperties = false;
+    return nullable ? { anyOf: [{ type: 'null' }, out] } : out;
+  };
+  const schemas = Object.fromEntries(Object.entries(doc.components.schemas as Json).map(([name, s]) => [name, convert(s, !members.has(`#/components/schemas/${name}`))]));
+  ajv.addSchema({ $id: 'openapi', components: { schemas } });
+  compiled = schemas;
+  return schemas;
+}
+
+function validator(schemaName: string): ValidateFunction {
+  schemasOnce();
+  return ajv.compile({ $ref: `openapi#/components/schemas/${schemaName}` });
+}
+
+const responseValidators = new Map<string, ValidateFunction>();
+function responseValidator(operationId: string, status: number): ValidateFunction {
+  const known = responseValidators.get(`${operationId} ${status}`);
+  if (known) return known;
+  schemasOnce();
+  const op = Object.values(doc.paths as Json)
+    .flatMap((item: Json) => Object.values(item))
+    .find((o: Json) => o.operationId === operationId) as Json;
+  const schema = op?.responses?.[String(status)]?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`${operationId} documents no JSON answer with status ${status}`);
+  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
+  responseValidators.set(`${operationId} ${status}`, validate);
+  return validate;
+}
+
+function expectValid(validate: ValidateFunction, value: unknown, what = ''): void {
+  const ok = validate(value);
+  expect({ what, errors: ok ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n').slice(0, 5) }).toEqual({ what, errors: [] });
+}
+
+// ---- compiling a client snippet ----------------------------------------------------------------
+
+const ROOT = join(__dirname, '..');
+
+/** The type errors of a module placed in libs/client/src, compiled with the repository's settings. */
+function typeErrors(source: string): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const file = join(ROOT, 'libs/client/src/narrowing-check.ts');
+  const host = ts.createCompilerHost(config!.options);
+  const read = host.readFile.bind(host);
+  const exists = host.fileExists.bind(host);
+  const getSource = host.getSourceFile.bind(host);
+  host.readFile = (f) => (f === file ? source : read(f));
+  host.fileExists = (f) => f === file || exists(f);
+  host.getSourceFile = (f, lang, ...rest) => (f === file ? ts.createSourceFile(f, source, lang) : getSource(f, lang, ...rest));
+  const program = ts.createProgram({ rootNames: [file], options: { ...config!.options, noEmit: true }, host });
+  const sourceFile = program.getSourceFile(file)!;
+  return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
