@@ -84,8 +84,20 @@ describe('the bot of docs/clients.md, in a project of its own', () => {
     // Checked above: emit only.
     await exec(process.execPath, [TSC, '-p', project, '--noCheck'], { cwd: project, timeout: STEP_MS });
     const { stdout } = await exec(process.execPath, [join(project, 'out', 'bot.js'), base], { cwd: project, timeout: STEP_MS });
-    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { matchId: string; status: string; version: number; totals: number[]; versions: number[] };
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      matchId: string;
+      status: string;
+      version: number;
+      totals: number[];
+      winners: number[];
+      tricksWon: number[];
+      versions: number[];
+    };
     expect(result.status).toBe('finished');
+    // Read from the narrowed event data: 16 tricks in each of the 3 deals, and the seats with the top total.
+    expect(result.tricksWon.reduce((a, b) => a + b, 0)).toBe(48);
+    const top = Math.max(...result.totals);
+    expect(result.winners).toEqual([0, 1, 2].filter((s) => result.totals[s] === top));
     expect(result.versions).toEqual(Array.from({ length: result.version }, (_, i) => i + 1));
 
     // The service agrees: the same head, and MatchFinished is its last event.

@@ -26,12 +26,15 @@ async function main(): Promise<void> {
   const path = { id: match.id };
   const seats = match.seats.map((seat) => createBismarckClient(baseUrl, { token: seat.token }));
 
-  // A spectator on the live stream, while the seats play: every version, in order.
+  // A spectator on the live stream, while the seats play: every version, in order. Switching on
+  // `type` narrows `data` to that event's own fields (no cast).
   const watching = (async () => {
     const versions: number[] = [];
+    const tricksWon = [0, 0, 0];
     for await (const event of streamMatchEvents(baseUrl, match.id)) {
       versions.push(event.version);
-      if (event.type === 'MatchFinished') return versions;
+      if (event.type === 'TrickTaken') tricksWon[event.data.winner]++;
+      if (event.type === 'MatchFinished') return { versions, tricksWon, winners: event.data.winners };
     }
     throw new Error('the stream ended before MatchFinished');
   })();
@@ -45,8 +48,8 @@ async function main(): Promise<void> {
   }
   const end = unwrap(await api.GET('/api/matches/{id}', { params: { path } }));
   if (end.status !== 'finished') throw new Error(`no seat may act, yet the match is ${end.status}`);
-  const versions = await watching;
-  console.log(JSON.stringify({ matchId: match.id, status: end.status, version: end.version, totals: end.totals, versions }));
+  const { versions, tricksWon, winners } = await watching;
+  console.log(JSON.stringify({ matchId: match.id, status: end.status, version: end.version, totals: end.totals, winners, tricksWon, versions }));
 }
 
 main().catch((error: unknown) => {
