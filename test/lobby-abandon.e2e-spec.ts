@@ -3,9 +3,10 @@ import { rebuildDifferences, useTestApp } from './support/app';
 import { createMatch } from './support/player';
 
 // Lobby tables nobody joins leave the waiting list: after LOBBY_TTL_MS without a change the sweeper
-// appends TableAbandoned. Here the TTL is 300 ms and the test runs the sweep itself (no timing).
+// appends TableAbandoned. Here the TTL is 4 s and the test runs the sweep itself. The TTL is wall-clock
+// time: long enough that the fresh table stays young through both sweeps on a loaded machine.
 const t = useTestApp(
-  () => Object.assign(process.env, { LOBBY_TTL_MS: '300', LOBBY_SWEEP_MS: '3600000' }),
+  () => Object.assign(process.env, { LOBBY_TTL_MS: '4000', LOBBY_SWEEP_MS: '3600000' }),
   () => {
     delete process.env.LOBBY_TTL_MS;
     delete process.env.LOBBY_SWEEP_MS;
@@ -19,7 +20,7 @@ describe('lobby tables nobody fills', () => {
   it('are abandoned after LOBBY_TTL_MS: out of the waiting list, no more joins, and the log still audits clean', async () => {
     const idle = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
     const full = await createMatch(t.http);
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 4200));
     // A table joined just now is not idle: it stays.
     const fresh = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
     expect(await listed('waiting')).toEqual(expect.arrayContaining([idle.id, fresh.id]));
