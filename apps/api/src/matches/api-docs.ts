@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { ApiUnsupportedMediaType } from '../problem/media-type';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem/problem';
 
 /** Documents the problem+json answers a route may give, grouped by status, with their codes. */
@@ -7,6 +8,7 @@ export function ApiProblems(...codes: ProblemCode[]): MethodDecorator {
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of codes) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
   return applyDecorators(
+    ApiUnsupportedMediaType(), // 415 where the route takes a body (problem/media-type.ts)
     ...[...byStatus].map(([status, list]) =>
       ApiResponse({
         status,
