@@ -2,9 +2,9 @@ import { getMetadataStorage, ValidationTypes, type ValidationArguments, type Val
 
 /**
  * One invalid part of a request, as an entry of a problem's `errors` (RFC 9457 §3): a body field by
- * its JSON Pointer (RFC 6901, e.g. `/players/1`; `""` is the whole body), or a query, path or header
- * parameter by its name as the OpenAPI document spells it (`limit`, `seat`, `If-Match`). Exactly one
- * of `pointer` and `parameter`.
+ * its JSON Pointer (RFC 6901, e.g. `/cards/2`; `""` is the whole body), or a parameter (query, path,
+ * or a header) by its name as the OpenAPI document spells it (`limit`, `seat`). Exactly one of
+ * `pointer` and `parameter`.
  */
 export type FieldError = { pointer: string; detail: string } | { parameter: string; detail: string };
 
