@@ -25,6 +25,54 @@ beforeAll(async () => {
 const eventCount = async (): Promise<number> =>
   Number((await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
 
+const MISSING = Symbol('missing');
+
+/** The value a JSON Pointer (RFC 6901) points at in `doc`, or MISSING. */
+function resolvePointer(doc: unknown, pointer: string): unknown {
+  let value = doc;
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return MISSING;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** The fields each body may have (a required one left out is pointed at too). */
+const OPTION_FIELDS = ['schedule', 'scoring', 'contractChoice', 'spadesInFreeTrump', 'mustTrump', 'leadBeforeDiscard', 'fourthRound'];
+const BODY_FIELDS: Record<string, string[]> = {
+  create: ['players', 'options', 'seed', ...OPTION_FIELDS],
+  join: ['name'],
+  cut: ['cut'],
+  deal: [],
+  contract: ['contract', 'trump'],
+  discard: ['cards'],
+  play: ['card'],
+};
+
+/**
+ * A VALIDATION_FAILED answer to a body names its fields in `errors`: each entry is a JSON Pointer into
+ * the body as sent (`sent`: the parsed body, {} when there was none) at a value that is there (an
+ * invalid or unknown one) or, for a field left out, under a value that is there and named as a field
+ * of the route; and each entry's detail is in the problem's detail.
+ */
+function expectBodyFieldErrors(problem: { detail: string; errors?: unknown }, sent: unknown, route: string): void {
+  expect(problem.errors).toEqual(expect.arrayContaining([expect.anything()]));
+  for (const entry of problem.errors as { pointer: string; detail: string }[]) {
+    expect(entry).toEqual({ pointer: expect.any(String), detail: expect.any(String) });
+    for (const part of entry.detail.split('; ')) expect(problem.detail).toContain(part);
+    if (resolvePointer(sent, entry.pointer) !== MISSING) continue;
+    const cut = entry.pointer.lastIndexOf('/');
+    const parent = cut < 0 ? MISSING : resolvePointer(sent, entry.pointer.slice(0, cut));
+    const field = entry.pointer.slice(cut + 1);
+    expect({ pointer: entry.pointer, parentThere: typeof parent === 'object' && parent !== null, known: BODY_FIELDS[route].includes(field) }).toEqual({
+      pointer: entry.pointer,
+      parentThere: true,
+      known: true,
+    });
+  }
+}
+
 const hostileString = fc.oneof(
   fc.string({ maxLength: 80 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -93,6 +141,7 @@ describe('the bad-input campaign', () => {
   it('answers malformed, hostile and misdirected commands with a 4xx problem, and appends nothing', async () => {
     const before = await eventCount();
     let sent = 0;
+    let fieldChecked = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.nat({ max: matches.length - 1 }),
@@ -123,11 +172,27 @@ describe('the bad-input campaign', () => {
           expect(res.status).toBeLessThan(500);
           expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
           expect(res.body.code).toMatch(/^[A-Z_]+$/);
+          // A body that is not JSON is refused as such, before the token or the fields are looked at.
+          if (encoding === 'text' && raw !== '') expect({ status: res.status, code: res.body.code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+          if (res.body.code === 'VALIDATION_FAILED') {
+            const text = encoding === 'raw' ? `{"card": ${raw}` : encoding === 'json' && body !== undefined ? JSON.stringify(body) : undefined;
+            let parsed: unknown = {};
+            if (text !== undefined) {
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                parsed = undefined; // not JSON: the entry points at the whole body ("")
+              }
+            }
+            expectBodyFieldErrors(res.body, parsed, route);
+            fieldChecked++;
+          }
           expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(state.version);
         },
       ),
       { numRuns: 250, seed: 20261129 },
     );
+    expect(fieldChecked).toBeGreaterThan(20);
     // Whatever went through was a legal command: count the answers above, not the log, for refusals.
     const after = await eventCount();
     expect(after).toBeGreaterThanOrEqual(before);
@@ -157,6 +222,7 @@ describe('the bad-input campaign', () => {
           }
           expect(res.status).toBe(400);
           expect(res.body.code).toBe('VALIDATION_FAILED');
+          expectBodyFieldErrors(res.body, JSON.parse(JSON.stringify(body)), 'create');
         },
       ),
       { numRuns: 150, seed: 7 },
@@ -164,6 +230,8 @@ describe('the bad-input campaign', () => {
     for (const q of ['limit=0', 'limit=abc', 'limit=1000', 'status=done', 'cursor=%27%3B--', 'cursor=' + 'x'.repeat(300)]) {
       const res = await t.http().get(`/api/matches?${q}`);
       expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_FAILED' });
+      // Query parameters are named, not pointed at (the service's own cursor check names none).
+      if (q !== 'cursor=%27%3B--') expect(res.body.errors).toEqual([{ parameter: q.split('=')[0], detail: expect.any(String) }]);
     }
     for (const q of ['after=-1', 'after=x', 'limit=0', 'limit=5000']) {
       const res = await t.http().get(`/api/matches/${matches[0].id}/events?${q}`);
@@ -264,6 +332,7 @@ describe('input that only the database used to refuse', () => {
     const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
     const res = await t.http().post(`/api/matches/${table.id}/seats/${seat}/join`).send({ name: 'Eve' });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(res.body.errors).toEqual([{ parameter: 'seat', detail: 'seat must be 0, 1 or 2' }]);
   });
 });
 
@@ -271,14 +340,16 @@ describe('bodies that are hostile in shape or size', () => {
   const deep = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 
   it.each([
-    ['7,000 nested arrays in 14 kB', `{"players":${deep(7000)}}`],
-    ['an own __proto__ key', '{"players":["a","b","c"],"__proto__":{"admin":true}}'],
-    ['a constructor key', '{"players":["a","b","c"],"constructor":{"prototype":{"x":1}}}'],
-    ['a prototype key inside the options', '{"players":["a","b","c"],"options":{"prototype":1}}'],
-  ])('creating a match with %s: 400 VALIDATION_FAILED, nothing created', async (_name, raw) => {
+    ['7,000 nested arrays in 14 kB', `{"players":${deep(7000)}}`, ['/players' + '/0'.repeat(31)]],
+    ['an own __proto__ key', '{"players":["a","b","c"],"__proto__":{"admin":true}}', ['/__proto__']],
+    ['a constructor key', '{"players":["a","b","c"],"constructor":{"prototype":{"x":1}}}', ['/constructor']],
+    ['a prototype key inside the options', '{"players":["a","b","c"],"options":{"prototype":1}}', ['/options/prototype']],
+    ['two of them', '{"players":["a","b","c"],"prototype":1,"options":{"__proto__":1}}', ['/prototype', '/options/__proto__']],
+  ])('creating a match with %s: 400 VALIDATION_FAILED, nothing created', async (_name, raw, pointers) => {
     const before = (await t.http().get('/api/matches?limit=100').expect(200)).body.items.length;
     const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(raw);
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(res.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(pointers.sort());
     expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before);
   });
 
@@ -307,5 +378,146 @@ describe('bodies that are hostile in shape or size', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer).toMatch(/PAYLOAD_TOO_LARGE/);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('errors by field', () => {
+  /** A fresh match moved on by `actions` actions, and the seat to act with its legal action and hand. */
+  async function matchAt(actions: number) {
+    const m = await createMatch(t.http, { options: { contractChoice: 'informed' } });
+    for (let i = 0; i < actions; i++) await playOneAction(t.http, m);
+    const state = (await t.http().get(`/api/matches/${m.id}`).expect(200)).body;
+    const view = (await t.http().get(`/api/matches/${m.id}/view`).set(...bearer(m.seats[state.turn].token)).expect(200)).body;
+    return { m, state, view, auth: bearer(m.seats[state.turn].token) };
+  }
+
+  it('a match creation with several wrong fields: one entry each, unknown ones included', async () => {
+    const body = { players: ['Astrid', 'Bjørn', 'Cecilia'], seed: '', options: { schedule: 'weekly', jokers: true }, colour: 'red' };
+    const res = await t.http().post('/api/matches').send(body).expect(400);
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: '/seed', detail: expect.stringContaining('seed must be') },
+        { pointer: '/options/schedule', detail: expect.stringContaining('schedule must be one of') },
+        { pointer: '/options/jokers', detail: 'property jokers should not exist' },
+        { pointer: '/colour', detail: 'property colour should not exist' },
+      ]),
+    );
+    expect(res.body.errors).toHaveLength(4);
+    expect(res.body.detail).toMatch(/seed.*options\.schedule|options\.schedule.*seed/);
+    expectBodyFieldErrors(res.body, body, 'create');
+  });
+
+  it('the cards of a discard that fail: each at its index', async () => {
+    const { m, state, auth } = await matchAt(2);
+    expect(state.phase).toBe('discard');
+    const res = await t.http().post(`/api/matches/${m.id}/discard`).set(...auth).send({ cards: ['AS', 'XX', 'KS', 5] }).expect(400);
+    expect(res.body.errors).toEqual([
+      { pointer: '/cards/1', detail: 'each card must be rank then suit, e.g. QH' },
+      { pointer: '/cards/3', detail: expect.stringContaining('each card must be rank then suit') },
+    ]);
+  });
+
+  type View = { hand: string[] };
+  it.each<[string, string, number, (view: View) => object, string]>([
+    ['create', 'a fourth round outside the traditional schedule', 0, () => ({ players: ['a', 'b', 'c'], options: { fourthRound: 'freeTrump' } }), '/options/fourthRound'],
+    ['contract', 'trump without a suit', 1, () => ({ contract: 'trump' }), '/trump'],
+    ['contract', 'a suit without trump', 1, () => ({ contract: 'pass', trump: 'H' }), '/trump'],
+    ['discard', 'the same card four times', 2, (view) => ({ cards: Array(4).fill(view.hand[0]) }), '/cards'],
+  ])('a refusal of the rules names its field (%s: %s)', async (route, _name, actions, body, pointer) => {
+    let res;
+    if (route === 'create') {
+      const before = await eventCount();
+      res = await t.http().post('/api/matches').send(body({ hand: [] }));
+      expect(await eventCount()).toBe(before);
+    } else {
+      const { m, state, view, auth } = await matchAt(actions);
+      res = await t.http().post(`/api/matches/${m.id}/${route}`).set(...auth).send(body(view));
+      expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(state.version);
+    }
+    expect({ status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      errors: [{ pointer, detail: res.body.detail }],
+    });
+  });
+});
+
+describe('bodies that are not JSON: 415', () => {
+  const bodies: [string, string][] = [
+    ['application/x-www-form-urlencoded', 'card=AS&cut=abc&name=Eve&players=a'],
+    ['text/plain', '{"card":"AS"}'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="card"\r\n\r\nAS\r\n--x--\r\n'],
+    ['application/xml', '<card>AS</card>'],
+  ];
+
+  it.each(bodies)('%s: 415 UNSUPPORTED_MEDIA_TYPE on every route that takes a body, and on deal, appending nothing', async (type, raw) => {
+    const m = await createMatch(t.http);
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    const dealer = bearer(m.seats[m.firstDealer].token);
+    const before = await eventCount();
+    const routes: [string, [string, string] | null][] = [
+      ['/api/matches', null],
+      [`/api/matches/${table.id}/seats/1/join`, null],
+      // The dealer's deal would go through with no body: a body it cannot read still stops it.
+      [`/api/matches/${m.id}/deal`, dealer],
+      [`/api/matches/${m.id}/cut`, bearer(m.seats[(m.firstDealer + 2) % 3].token)],
+      [`/api/matches/${m.id}/contract`, dealer],
+      [`/api/matches/${m.id}/discard`, dealer],
+      [`/api/matches/${m.id}/play`, dealer],
+    ];
+    for (const [path, auth] of routes) {
+      const req = t.http().post(path).set('Content-Type', type);
+      if (auth) req.set(...auth);
+      const res = await req.send(raw);
+      expect({ path, status: res.status, code: res.body.code, acceptPost: res.headers['accept-post'] }).toEqual({
+        path,
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        acceptPost: 'application/json',
+      });
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.detail).toContain(type.split(';')[0]);
+    }
+    expect(await eventCount()).toBe(before);
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(m.version);
+    expect((await t.http().get(`/api/matches/${table.id}`).expect(200)).body.version).toBe(table.version);
+  });
+
+  it('a JSON body in a charset other than UTF-8: 415, appending nothing', async () => {
+    const m = await createMatch(t.http);
+    const res = await t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[m.firstDealer].token))
+      .set('Content-Type', 'application/json; charset=latin1').send('{}');
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(m.version);
+  });
+
+  it.each([
+    ['no body and no Content-Type', undefined],
+    ['an empty body with a text Content-Type', 'text/plain'],
+    ['an empty JSON body', 'application/json'],
+  ])('a deal with %s still deals', async (_name, type) => {
+    const m = await createMatch(t.http);
+    const req = t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[m.firstDealer].token));
+    if (type) req.set('Content-Type', type);
+    const res = await req;
+    expect(res.status).toBe(200);
+    expect(res.body.events.map((e: { type: string }) => e.type)).toContain('DealStarted');
+  });
+
+  it('the OpenAPI document lists 415 on exactly the operations that take a body, and `errors` in the problem', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>).flatMap(
+      ([path, item]) => Object.entries(item).map(([method, op]) => ({ op: `${method} ${path}`, body: op.requestBody !== undefined, lists415: '415' in op.responses })),
+    );
+    expect(operations.filter((o) => o.body).length).toBeGreaterThanOrEqual(6);
+    for (const o of operations) expect(o).toEqual({ ...o, lists415: o.body });
+    expect(doc.components.schemas.ProblemDto.properties.errors).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/FieldErrorDto' } });
+    expect(doc.components.schemas.FieldErrorDto).toMatchObject({ required: ['detail'], properties: { pointer: { type: 'string' }, parameter: { type: 'string' } } });
+  });
+
+  it('a JSON type with a +json suffix is read as JSON', async () => {
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    const res = await t.http().post(`/api/matches/${table.id}/seats/1/join`).set('Content-Type', 'application/merge-patch+json').send('{"name":"Eve"}');
+    expect(res.status).toBe(201);
   });
 });

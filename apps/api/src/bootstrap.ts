@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { ValidationError } from 'class-validator';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger as Pino } from 'pino';
 import swaggerUi from 'swagger-ui-express';
@@ -15,8 +14,9 @@ import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
 import { PINO, PinoNestLogger } from './logger/logger.module';
-import { ProblemException, sendProblem } from './problem/problem';
+import { sendProblem } from './problem/problem';
 import { problemFor } from './problem/problem.filter';
+import { ProblemValidationPipe } from './problem/validation.pipe';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** No logs at all (tests). */
@@ -37,14 +37,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
   applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY));
   app.use(jsonBody(app.get<string | symbol, AppConfig>(appConfig.KEY).bodyLimit));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      exceptionFactory: (errors) => new ProblemException('VALIDATION_FAILED', describe(errors)),
-    }),
-  );
+  app.useGlobalPipes(new ProblemValidationPipe());
   // Errors raised by Express middleware (body parsing) never reach Nest's filters: answer them the same way.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
@@ -76,14 +69,4 @@ function mountDocs(app: NestExpressApplication, document: OpenAPIObject): void {
     res.json(document);
   });
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Bismarck API' }));
-}
-
-function describe(errors: ValidationError[], path = ''): string {
-  return errors
-    .flatMap((e) => {
-      const at = path ? `${path}.${e.property}` : e.property;
-      const own = Object.values(e.constraints ?? {}).map((m) => (m.startsWith(e.property) ? `${path ? `${path}.` : ''}${m}` : `${at}: ${m}`));
-      return [...own, ...(e.children?.length ? [describe(e.children, at)] : [])];
-    })
-    .join('; ');
 }

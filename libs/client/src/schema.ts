@@ -389,6 +389,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        FieldErrorDto: {
+            /**
+             * @description A body field, as a JSON Pointer (RFC 6901) into the request body: `/options/schedule`, `/cards/2`; `""` is the whole body.
+             * @example /cards/2
+             */
+            pointer?: string;
+            /**
+             * @description A query or path parameter, by its name in this document: `limit`, `seat`.
+             * @example limit
+             */
+            parameter?: string;
+            /**
+             * @description What is wrong with it.
+             * @example each card must be rank then suit, e.g. QH
+             */
+            detail: string;
+        };
         ProblemDto: {
             /**
              * @description A URI naming the problem: one per `code`.
@@ -426,6 +443,20 @@ export interface components {
              * @example 12
              */
             retryAfter?: number;
+            /**
+             * @description With `VALIDATION_FAILED`, when the service can tell which fields are wrong: one entry per invalid field (an unknown one too), for a form to mark them. `detail` names the same fields in one sentence.
+             * @example [
+             *       {
+             *         "pointer": "/options/schedule",
+             *         "detail": "schedule must be one of the following values: modern, traditional, quick"
+             *       },
+             *       {
+             *         "pointer": "/options/jokers",
+             *         "detail": "property jokers should not exist"
+             *       }
+             *     ]
+             */
+            errors?: components["schemas"]["FieldErrorDto"][];
         };
         MatchOptionsDto: {
             /**
@@ -2080,6 +2111,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaFieldErrorDto = components['schemas']['FieldErrorDto'];
 export type SchemaProblemDto = components['schemas']['ProblemDto'];
 export type SchemaMatchOptionsDto = components['schemas']['MatchOptionsDto'];
 export type SchemaCreateMatchDto = components['schemas']['CreateMatchDto'];
@@ -2276,6 +2308,17 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`, `SEED_WITH_OPEN_SEATS`. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,6 +2701,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
@@ -2872,6 +2926,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
@@ -2991,6 +3056,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
@@ -3099,6 +3175,17 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3273,6 +3360,17 @@ export interface operations {
             /** @description Problem details; `code` is one of `SEAT_TAKEN`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
                     [name: string]: unknown;
                 };
                 content: {

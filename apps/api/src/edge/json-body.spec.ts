@@ -1,3 +1,4 @@
+import type { ProblemException } from '../problem/problem';
 import { assertJsonShape, MAX_JSON_DEPTH } from './json-body';
 
 const nested = (depth: number): unknown => {
@@ -25,5 +26,29 @@ describe('assertJsonShape', () => {
     ['a prototype key deep inside', JSON.parse('{"options":{"x":[{"prototype":1}]}}')],
   ])('refuses %s as VALIDATION_FAILED', (_name, body) => {
     expect(() => assertJsonShape(body)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+  });
+});
+
+describe('the errors of a refused shape', () => {
+  const errorsOf = (body: unknown): unknown => {
+    try {
+      assertJsonShape(body);
+    } catch (error) {
+      return (error as ProblemException).extensions.errors;
+    }
+    throw new Error('accepted');
+  };
+
+  it('points at every prototype key, escaped as a JSON Pointer', () => {
+    expect(errorsOf(JSON.parse('{"__proto__":1,"a/b":{"x~":[{"constructor":2}]}}'))).toEqual(
+      expect.arrayContaining([
+        { pointer: '/__proto__', detail: 'property __proto__ should not exist' },
+        { pointer: '/a~1b/x~0/0/constructor', detail: 'property constructor should not exist' },
+      ]),
+    );
+  });
+
+  it('points at the first value past the depth limit', () => {
+    expect(errorsOf({ players: nested(40) })).toEqual([{ pointer: `/players${'/0'.repeat(MAX_JSON_DEPTH - 1)}`, detail: expect.stringContaining('deeper than') }]);
   });
 });

@@ -1,6 +1,8 @@
 import { json } from 'body-parser';
 import bytes from 'bytes';
 import type { NextFunction, Request, Response } from 'express';
+import { pointerOf } from '../problem/field-errors';
+import { JSON_MEDIA_TYPES, unsupportedMediaType } from '../problem/media-type';
 import { ProblemException } from '../problem/problem';
 
 /** No request body of this API nests deeper than a few levels; 32 leaves room and stops abuse early. */
@@ -15,36 +17,64 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Checks a parsed JSON body before any transformation: at most MAX_JSON_DEPTH levels (a 14 kB body of
- * 7,000 nested arrays once overflowed class-transformer's stack) and no prototype keys. Iterative,
- * so a deep body cannot overflow this check either.
+ * 7,000 nested arrays once overflowed class-transformer's stack) and no prototype keys (each one an
+ * entry of `errors`). Iterative, so a deep body cannot overflow this check either; each value keeps
+ * its parent and key, and a pointer is only spelled out for a refusal.
  */
 export function assertJsonShape(body: unknown): void {
-  const stack: [unknown, number][] = [[body, 1]];
+  const stack: Node[] = [[body, 1, null, '']];
+  const forbidden: Node[] = [];
   while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+    const node = stack.pop()!;
+    const [value, depth] = node;
     if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) throw new ProblemException('VALIDATION_FAILED', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
-    for (const key of Object.keys(value)) {
-      if (!Array.isArray(value) && FORBIDDEN_KEYS.has(key)) throw new ProblemException('VALIDATION_FAILED', `property ${key} should not exist`);
-      stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+    if (depth > MAX_JSON_DEPTH) {
+      const detail = `The body nests deeper than ${MAX_JSON_DEPTH} levels.`;
+      throw new ProblemException('VALIDATION_FAILED', detail, { errors: [{ pointer: pointerOf(pathOf(node)), detail }] });
     }
+    for (const key of Object.keys(value)) {
+      const child: Node = [(value as Record<string, unknown>)[key], depth + 1, node, key];
+      if (!Array.isArray(value) && FORBIDDEN_KEYS.has(key)) forbidden.push(child);
+      else stack.push(child);
+    }
+  }
+  if (forbidden.length > 0) {
+    const errors = forbidden.map((node) => ({ pointer: pointerOf(pathOf(node)), detail: `property ${node[3]} should not exist` }));
+    throw new ProblemException('VALIDATION_FAILED', errors.map((e) => e.detail).join('; '), { errors });
   }
 }
 
+type Node = [value: unknown, depth: number, parent: Node | null, key: string];
+
+function pathOf(node: Node): string[] {
+  const path: string[] = [];
+  for (let n: Node = node; n[2] !== null; n = n[2]) path.unshift(n[3]);
+  return path;
+}
+
 /**
- * The JSON body parser with its two guards, as one middleware (each Express layer costs every request
- * a few microseconds): a declared Content-Length over the limit is refused before a byte is read and
- * the connection closed (body-parser alone would read, and throw away, the whole body first), and the
- * parsed body must pass assertJsonShape.
+ * The JSON body parser with its guards, as one middleware (each Express layer costs every request a
+ * few microseconds): a declared Content-Length over the limit is refused before a byte is read and
+ * the connection closed (body-parser alone would read, and throw away, the whole body first); a body
+ * that is not JSON is refused with 415, not skipped (skipped, a form would fail validation as if it
+ * were missing, and a command that takes no body would go through without it); the parsed body must
+ * pass assertJsonShape. A request without a body (no Content-Length, or 0, and no Transfer-Encoding)
+ * passes whatever its Content-Type says: `POST …/deal` needs none, and clients send it bare.
  */
 export function jsonBody(limit: string): (req: Request, res: Response, next: NextFunction) => void {
   const max = bytes.parse(limit) ?? Infinity;
-  const parse = json({ limit, type: ['application/json', 'application/*+json'] });
+  // The media type is checked just before, once.
+  const parse = json({ limit, type: () => true });
   return (req, res, next) => {
     const declared = Number(req.headers['content-length']);
     if (declared > max) {
       res.setHeader('Connection', 'close');
       return next(new ProblemException('PAYLOAD_TOO_LARGE', `The body is declared as ${declared} bytes; at most ${max} are accepted.`));
+    }
+    if (!(declared > 0) && req.headers['transfer-encoding'] === undefined) return next();
+    if (!req.is(JSON_MEDIA_TYPES)) {
+      if (req.method === 'POST') res.setHeader('Accept-Post', 'application/json');
+      return next(unsupportedMediaType(req.headers['content-type']));
     }
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);

@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiParam, ApiResponse, getSchemaPath, type DiscriminatorObject, type ReferenceObject } from '@nestjs/swagger';
+import { ApiUnsupportedMediaType } from '../problem/media-type';
 import { PROBLEM_STATUS, problemBody, type ProblemCode } from '../problem/problem';
 
 /** A problem a route documents: its code, or its code with the `detail` this route gives. */
@@ -64,6 +65,7 @@ export function ApiProblems(...problems: Problem[]): MethodDecorator {
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of details.keys()) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
   return applyDecorators(
+    ApiUnsupportedMediaType(), // 415 where the route takes a body (problem/media-type.ts)
     ...[...byStatus].map(([status, list]) =>
       ApiResponse({
         status,

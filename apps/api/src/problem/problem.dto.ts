@@ -1,5 +1,20 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PROBLEM_STATUS } from './problem';
+
+/** One invalid field of a VALIDATION_FAILED request (RFC 9457 §3): `pointer` or `parameter`, never both. */
+export class FieldErrorDto {
+  @ApiPropertyOptional({
+    example: '/cards/2',
+    description: 'A body field, as a JSON Pointer (RFC 6901) into the request body: `/options/schedule`, `/cards/2`; `""` is the whole body.',
+  })
+  readonly pointer?: string;
+
+  @ApiPropertyOptional({ example: 'limit', description: 'A query or path parameter, by its name in this document: `limit`, `seat`.' })
+  readonly parameter?: string;
+
+  @ApiProperty({ example: 'each card must be rank then suit, e.g. QH', description: 'What is wrong with it.' })
+  readonly detail!: string;
+}
 
 /** RFC 9457 problem details, as every error leaves the service. */
 export class ProblemDto {
@@ -11,4 +26,16 @@ export class ProblemDto {
   @ApiProperty({ example: '/api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play', required: false }) readonly instance?: string;
   @ApiProperty({ example: 12, required: false, description: 'With `RATE_LIMITED`: seconds to wait (also in `Retry-After`).' })
   readonly retryAfter?: number;
+  @ApiProperty({
+    type: [FieldErrorDto],
+    required: false,
+    description:
+      'With `VALIDATION_FAILED`, when the service can tell which fields are wrong: one entry per invalid field ' +
+      '(an unknown one too), for a form to mark them. `detail` names the same fields in one sentence.',
+    example: [
+      { pointer: '/options/schedule', detail: 'schedule must be one of the following values: modern, traditional, quick' },
+      { pointer: '/options/jokers', detail: 'property jokers should not exist' },
+    ],
+  })
+  readonly errors?: FieldErrorDto[];
 }

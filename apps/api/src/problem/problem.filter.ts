@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { RuleViolation } from '@bismarck/rules';
 import { isDatabaseUnavailable } from './database-unavailable';
+import { ruleFieldErrors } from './field-errors';
 import { problemBody, ProblemException, sendProblem, type ProblemBody, type ProblemCode } from './problem';
 
 /** Seconds a client should wait before sending a request again while the database is away. */
@@ -40,7 +41,10 @@ export function problemFor(exception: unknown): ProblemBody {
 
 function toProblem(exception: unknown): ProblemBody {
   if (exception instanceof ProblemException) return { ...(exception.getResponse() as ProblemBody) };
-  if (exception instanceof RuleViolation) return problemBody(exception.code as ProblemCode, exception.message);
+  if (exception instanceof RuleViolation) {
+    const errors = exception.code === 'VALIDATION_FAILED' ? ruleFieldErrors(exception.message) : [];
+    return problemBody(exception.code as ProblemCode, exception.message, errors.length > 0 ? { errors } : {});
+  }
   if (exception instanceof HttpException) return fromHttpException(exception);
   if (isDatabaseUnavailable(exception)) {
     return problemBody('DATABASE_UNAVAILABLE', 'The database cannot be reached right now. Send the request again shortly: with the same Idempotency-Key a command that did reach the log is not applied twice.', {
@@ -51,7 +55,13 @@ function toProblem(exception: unknown): ProblemBody {
   const e = exception as { status?: number; type?: string; message?: string };
   if (e && typeof e.status === 'number' && e.status < 500) {
     if (e.type === 'entity.too.large') return problemBody('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.');
-    return problemBody('VALIDATION_FAILED', e.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : (e.message ?? 'Bad request.'));
+    // An unsupported charset or Content-Encoding of a JSON body.
+    if (e.status === 415) return problemBody('UNSUPPORTED_MEDIA_TYPE', `The body cannot be read: ${e.message ?? 'unsupported media type'}. Send UTF-8 JSON.`);
+    if (e.type === 'entity.parse.failed') {
+      const detail = 'The body is not valid JSON.';
+      return problemBody('VALIDATION_FAILED', detail, { errors: [{ pointer: '', detail }] });
+    }
+    return problemBody('VALIDATION_FAILED', e.message ?? 'Bad request.');
   }
   return problemBody('INTERNAL_ERROR', 'The server could not complete the request.');
 }
