@@ -34,7 +34,7 @@ const DETAILS: Record<ProblemCode, string> = {
   CONCURRENT_UPDATE: 'The match kept changing while this command was decided; send it again.',
   VERSION_MISMATCH: 'The match is at version 13, not 12.',
   PAYLOAD_TOO_LARGE: 'The body is declared as 20000 bytes; at most 16384 are accepted.',
-  UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
+  UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON (Content-Type: application/json), not text/plain.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was first used for a different command.',
   RATE_LIMITED: 'Too many requests: at most 30000 in 60 s. Retry after 12 s.',
   TOO_MANY_STREAMS: 'Too many live streams are open for this address or seat token: close one first.',
