@@ -72,13 +72,13 @@ async function buildOnce() {
     // Another launcher may have built while this one waited.
     const reason = staleness();
     if (!reason) return;
-    console.error(`bismarck: building (${reason}), once…`);
     const started = Date.now();
-    const code = await runBuild(release);
+    const code = await runBuild(reason, release);
     if (code !== 0) {
       // Whatever was half written must not pass for a build next time.
       if (fs.existsSync(MAIN)) fs.utimesSync(MAIN, 0, 0);
       console.error('bismarck: the build failed (above); fix it, or run `npm ci && npm run build`');
+      release(); // process.exit skips the finally below
       process.exit(code ?? 1);
     }
     // The build read the sources after it started: a file saved while it ran is newer than this.
@@ -89,9 +89,8 @@ async function buildOnce() {
 }
 
 /** `npm run -s build`, its output on stderr (stdout is the command's); interrupted, it leaves no lock. */
-function runBuild(release) {
+function runBuild(reason, release) {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' });
     const stop = (signal) => {
       child.kill(signal);
       if (fs.existsSync(MAIN)) fs.utimesSync(MAIN, 0, 0);
@@ -99,6 +98,8 @@ function runBuild(release) {
       process.exit(signal === 'SIGINT' ? 130 : 143);
     };
     process.once('SIGINT', stop).once('SIGTERM', stop);
+    console.error(`bismarck: building (${reason}), once…`);
+    const child = spawn('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' });
     child.on('error', reject);
     child.on('exit', (code) => {
       process.off('SIGINT', stop).off('SIGTERM', stop);

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,25 @@ describe('bin/bismarck.js', () => {
     expect(existsSync(join(root, 'dist', '.build.lock'))).toBe(false);
   }, 30_000);
 
+  it('interrupted while building (Ctrl-C), it leaves no lock, and the next launch builds again', async () => {
+    await launch();
+    edit('apps/cli/src/main.ts');
+    const child = spawn(process.execPath, [join(root, 'bin', 'bismarck.js')], { cwd: root });
+    let err = '';
+    await new Promise<void>((building) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        if (err.includes('building')) building();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await new Promise((exited) => child.on('exit', exited))).toBe(130);
+    expect(existsSync(join(root, 'dist', '.build.lock'))).toBe(false);
+    const next = await launch('x');
+    expect(next).toMatchObject({ code: 0, out: 'ran x\n' });
+    expect(next.err).toMatch(/building \(the last build failed or was interrupted\)/);
+  }, 30_000);
+
   it('a failed build stops with its message and is not taken for a build the next time', async () => {
     await launch();
     edit('apps/cli/src/main.ts');
@@ -104,6 +123,7 @@ describe('bin/bismarck.js', () => {
     expect(failed.code).toBe(2);
     expect(failed.out).toBe('');
     expect(failed.err).toMatch(/the build failed/);
+    expect(existsSync(join(root, 'dist', '.build.lock'))).toBe(false);
 
     rmSync(join(root, 'fail'));
     const next = await launch('x');
