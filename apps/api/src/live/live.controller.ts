@@ -8,21 +8,17 @@ import { CurrentViewer, SeatGuard } from '../seats/seat.guard';
 import { StreamQueryDto } from './stream-query.dto';
 import { EventStreamService } from './event-stream.service';
 
-/** The stream's route, shared with the AsyncAPI document (apps/api/src/docs), which must name the same address. */
-export const LIVE_CONTROLLER_PATH = 'api/matches';
-export const LIVE_STREAM_PATH = ':id/events/stream';
-
 const SSE_EXAMPLE =
   'retry: 2000\n\n' +
   'id: 7\ndata: {"version":7,"type":"CardPlayed","at":"2026-01-01T12:00:00.000Z","data":{"deal":1,"trick":1,"seat":2,"card":"QH"}}\n\n' +
   ': keep-alive\n\n';
 
 @ApiTags('matches')
-@Controller(LIVE_CONTROLLER_PATH)
+@Controller('api/matches')
 export class LiveController {
   constructor(private readonly streams: EventStreamService) {}
 
-  @Get(LIVE_STREAM_PATH)
+  @Get(':id/events/stream')
   @UseGuards(SeatGuard)
   @ApiOperation({
     summary: 'The event log as Server-Sent Events, live',
