@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,4 +135,62 @@ describe('bismarck rebuild --compare-only', () => {
     const [row] = await db.query(`SELECT totals FROM match_list WHERE id = $1`, [matchId]);
     expect(row.totals).toEqual([1, 2, 3]);
   }, 60_000);
+});
+
+describe('bismarck play --bots 2, a person in the third seat', () => {
+  /** Runs the CLI, resolving at exit; `onLine` sees each stdout line as it comes. */
+  const spawnCli = (args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void = () => undefined) =>
+    new Promise<{ code: number | null; out: string; err: string }>((done) => {
+      const child = spawn(process.execPath, [CLI, ...args], { env });
+      // A play left waiting for a seat nobody could take fails here rather than at jest's timeout.
+      const timer = setTimeout(() => child.kill(), 90_000);
+      let out = '';
+      let err = '';
+      let partial = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const lines = (partial + chunk.toString()).split('\n');
+        partial = lines.pop()!;
+        lines.forEach(onLine);
+      });
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        done({ code, out, err });
+      });
+    });
+
+  it('prints a join command with a real URL for the open seat; a bot with BISMARCK_TOKEN (no --token) plays it', async () => {
+    const { BISMARCK_TOKEN: _, ...env } = process.env;
+    let joined: Promise<{ code: number | null; out: string; err: string }> | undefined;
+    const play = await spawnCli(['play', '--bots', '2', '--url', url, '--schedule', 'quick'], env, (line) => {
+      const join = /POST (\S+\/join)\b/.exec(line);
+      if (!join || joined) return;
+      joined = (async () => {
+        expect(join[1]).toMatch(new RegExp(`^${url}/api/matches/[0-9a-f-]{36}/seats/2/join$`));
+        expect(line).toContain(`-H 'content-type: application/json' -d '{"name":"You"}'`);
+        const res = await fetch(join[1], { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"You"}' });
+        expect(res.status).toBe(201);
+        const { token, id } = (await res.json()) as { token: string; id: string };
+        const args = ['bot', '--url', url, '--match', id, '--quiet'];
+        expect(args.join(' ')).not.toContain(token);
+        return spawnCli(args, { ...env, BISMARCK_TOKEN: token });
+      })();
+    });
+    const bot = await joined!;
+    expect(play.err).toBe('');
+    expect(play.code).toBe(0);
+    expect(play.out).toMatch(/seats\/2\/join/);
+    expect(play.out).not.toMatch(/seats\/[01]\/join/);
+    expect(bot).toMatchObject({ code: 0, err: '' });
+    expect(bot.out).toMatch(/^seat 2: \d+ actions; totals /m);
+    expect(play.out).toMatch(/seat 2 You +-?\d+/);
+  }, 120_000);
+
+  it('bot without a token (neither --token nor BISMARCK_TOKEN) says how to give one: exit 1', async () => {
+    const { BISMARCK_TOKEN: _, ...env } = process.env;
+    const res = await spawnCli(['bot', '--url', url, '--match', matchId], env);
+    expect(res.code).toBe(1);
+    expect(res.err).toMatch(/BISMARCK_TOKEN=<token> or --token <token>/);
+  });
 });

@@ -4,6 +4,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { appConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
+import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { LobbyModule } from './lobby/lobby.module';
@@ -43,6 +44,7 @@ export class AppModule {
         AdminModule,
         ReplayModule,
         ViewerModule,
+        DocsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

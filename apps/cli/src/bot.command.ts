@@ -1,23 +1,32 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runBot } from './bot/bot';
 import type { StrategyName } from './bot/strategy';
 
-/** `bismarck bot --url URL --match ID --token TOKEN [--strategy random|greedy]`: plays one seat to the end. */
+/** `bismarck bot --url URL --match ID [--token TOKEN] [--strategy random|greedy]`: plays one seat to the end. */
 export function registerBotCommand(program: Command): void {
   program
     .command('bot')
     .description('play one seat of a match to the end (waits for its turn on the live event stream)')
     .requiredOption('--url <url>', 'the api, e.g. http://localhost:3000')
     .requiredOption('--match <id>', 'the match id')
-    .requiredOption('--token <token>', "the seat's token")
+    .addOption(tokenOption("the seat's token (required)"))
     .option('--strategy <name>', 'random or greedy', 'greedy')
     .option('--quiet', 'print only the result')
-    .action(async (o: { url: string; match: string; token: string; strategy: string; quiet?: boolean }) => {
+    .action(async (o: { url: string; match: string; token?: string; strategy: string; quiet?: boolean }) => {
+      if (!o.token) throw new Error(`a seat token is needed: ${TOKEN_ENV}=<token> or --token <token>`);
       const strategy = parseStrategy(o.strategy);
       const result = await runBot({ url: o.url, match: o.match, token: o.token, strategy, log: o.quiet ? undefined : (line) => console.log(line) });
       const { view } = result;
       console.log(`seat ${result.seat}: ${result.actions} actions; totals ${view.totals.join(' / ')}; winners ${JSON.stringify(view.winners)}`);
     });
+}
+
+/** The environment variable a seat token may come from instead of `--token`. */
+export const TOKEN_ENV = 'BISMARCK_TOKEN';
+
+/** `--token`, or BISMARCK_TOKEN: a token in the environment does not show in `ps` as an argument does. */
+export function tokenOption(description: string): Option {
+  return new Option('--token <token>', `${description}; better from the environment, which \`ps\` does not show`).env(TOKEN_ENV);
 }
 
 export function parseStrategy(name: string): StrategyName {

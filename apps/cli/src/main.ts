@@ -1,11 +1,11 @@
 import { Command } from 'commander';
-import { registerBotCommand } from './bot.command';
+import { registerBotCommand, tokenOption } from './bot.command';
 import { registerPlayCommand } from './play.command';
 import { rebuildCommand } from './rebuild.command';
 import { replayCommand } from './replay.command';
 import { verifyCommand } from './verify.command';
 
-/** `npm run bismarck -- <command>`: the operator's and player's command line. */
+/** `npx bismarck <command>` (bin/bismarck.js): the operator's and player's command line. */
 const program = new Command('bismarck').description('Bismarck game service command line').showHelpAfterError();
 
 program
@@ -18,7 +18,7 @@ program
   .command('replay <matchId>')
   .description('print a match deal by deal, trick by trick (as the caller may see it)')
   .option('--url <url>', 'the service', 'http://localhost:3000')
-  .option('--token <token>', 'a seat token, to see that seat\'s cards')
+  .addOption(tokenOption('a seat token of this match, to see that seat\'s cards'))
   .action(replayCommand);
 
 program

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { createApp } from '@bismarck/api';
-import { startEmbeddedPostgres } from '@bismarck/database';
 import { createBismarckClient, unwrap, type Scorecard } from '@bismarck/client';
 import { runBot } from './bot/bot';
 import { parseStrategy } from './bot.command';
@@ -60,10 +58,23 @@ async function playMatch(url: string, bots: number, strategyOf: (i: number) => '
   for (let seat = 0 as 0 | 1 | 2; seat < bots; seat++) {
     joins.push(unwrap(await api.POST('/api/matches/{id}/seats/{seat}/join', { params: { path: { id: created.id, seat } }, body: { name: `Bot ${seat} (${strategyOf(seat)})` } })));
   }
-  if (bots < 3) console.log(`waiting for players: POST ${url}/api/matches/${created.id}/seats/{${[0, 1, 2].slice(bots).join(',')}}/join`);
+  for (const line of openSeatLines(url, created.id, bots)) console.log(line);
   const log = o.verbose ? (line: string) => console.log(line) : undefined;
   await Promise.all(joins.map((j, i) => runBot({ url, match: created.id, token: j.token, strategy: strategyOf(i), log })));
   return unwrap(await api.GET('/api/matches/{id}/scorecard', { params: { path: { id: created.id } } }));
+}
+
+/** How a person takes each seat the bots leave open: one command per seat, ready to paste. */
+export function openSeatLines(url: string, matchId: string, bots: number): string[] {
+  if (bots >= 3) return [];
+  const base = url.replace(/\/$/, '');
+  return [
+    'waiting for players; take a seat (the answer holds its token, shown only once):',
+    ...[0, 1, 2]
+      .slice(bots)
+      .map((seat) => `  curl -s -X POST ${base}/api/matches/${matchId}/seats/${seat}/join -H 'content-type: application/json' -d '{"name":"You"}'`),
+    `then play it yourself, or: BISMARCK_TOKEN=<token> npx bismarck bot --url ${base} --match ${matchId}`,
+  ];
 }
 
 export function formatScorecard(card: Scorecard): string {
@@ -83,7 +94,11 @@ export function formatScorecard(card: Scorecard): string {
 }
 
 async function startLocal(): Promise<{ url: string; stop(): Promise<void> }> {
-  const db = await startEmbeddedPostgres({ dataDir: 'memory' });
+  // Loaded only here (the api takes a second or more to load, which `play --url` and the other
+  // commands need not pay), and while the database starts in its own process.
+  const { startEmbeddedPostgres } = await import('@bismarck/database');
+  const starting = startEmbeddedPostgres({ dataDir: 'memory' });
+  const [db, { createApp }] = await Promise.all([starting, import('@bismarck/api')]);
   const app = await createApp({ databaseUrl: db.url, embedded: true, quiet: true });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };

@@ -1,8 +1,7 @@
-import { openDataSource, postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked } from '@bismarck/database';
-import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
-import { ProjectionRebuilder, projectionMigrations } from '@bismarck/projections';
-
 export async function rebuildCommand(options: { compareOnly?: boolean }): Promise<void> {
+  // Loaded here, not at the top: every other command starts without TypeORM (about half a second).
+  const [{ openDataSource, postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked }, { EventStore, eventStoreMigrations }, { ProjectionRebuilder, projectionMigrations }] =
+    await Promise.all([import('@bismarck/database'), import('@bismarck/event-store'), import('@bismarck/projections')]);
   const database = await resolveDatabaseUrl();
   const dataSource = await openDataSource(
     postgresDataSourceOptions({ url: database.url, embedded: database.embedded, migrations: [...eventStoreMigrations, ...projectionMigrations], poolSize: 4 }),

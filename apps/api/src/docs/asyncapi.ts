@@ -1,0 +1,197 @@
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { generateSchema, type OpenAPIObject } from '@nestjs/swagger';
+import { completeOpenApi } from '../edge/openapi';
+import { LiveController } from '../live/live.controller';
+import { StreamQueryDto } from '../live/stream-query.dto';
+import { EventPageDto } from '../matches/dto/responses.dto';
+
+type Json = Record<string, any>;
+const SCHEMA_REF = '#/components/schemas/';
+
+/** The live stream's address: the controller's own route (Nest's metadata), `:id` written `{id}`. */
+export const LIVE_STREAM_ADDRESS = `/${[
+  Reflect.getMetadata(PATH_METADATA, LiveController),
+  Reflect.getMetadata(PATH_METADATA, LiveController.prototype.stream),
+].join('/')}`
+  .replace(/\/+/g, '/')
+  .replace(/:(\w+)/g, '{$1}');
+
+/**
+ * The schemas of `GET /api/matches/{id}/events` as `/docs/openapi.json` has them: @nestjs/swagger's
+ * schemas of the page DTO, completed the same way (edge/openapi.ts). The stream sends the same `EventDto`.
+ */
+export function eventSchemasOfTheApi(): Json {
+  const { schemas } = generateSchema(EventPageDto);
+  const document = { openapi: '3.0.0', info: { title: '', version: '' }, paths: {}, components: { schemas } } as OpenAPIObject;
+  return completeOpenApi(document).components!.schemas as Json;
+}
+
+/**
+ * The AsyncAPI 3 document of the live event stream (`GET /asyncapi.json`). Its event payload is the
+ * OpenAPI document's `EventDto` with every schema it references, turned into AsyncAPI (JSON Schema)
+ * schemas; `after` is `StreamQueryDto`'s. test/asyncapi.e2e-spec.ts checks it against the served
+ * OpenAPI document and a real stream; `npm run asyncapi:lint` lints it.
+ */
+export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Json {
+  const schemas = Object.fromEntries(referencedFrom('EventDto', openApiSchemas).map((name) => [name, toAsyncApiSchema(openApiSchemas[name])]));
+  const after = toAsyncApiSchema(generateSchema(StreamQueryDto).schema.properties!.after as Json);
+  const message = (name: string): Json => ({ $ref: `#/channels/matchEvents/messages/${name}` });
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Bismarck live events',
+      version: '1',
+      description:
+        "A match's events as Server-Sent Events (`text/event-stream`), as they are appended to its log. " +
+        'The HTTP API, including the errors this stream answers before it starts, is the OpenAPI document at `/docs/openapi.json`; ' +
+        'docs/clients.md ("The live event stream") has the details and the event catalogue.',
+      license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
+      tags: [{ name: 'matches', description: 'Matches and their events.' }],
+    },
+    defaultContentType: 'application/json',
+    channels: {
+      matchEvents: {
+        address: LIVE_STREAM_ADDRESS,
+        title: "A match's live events",
+        description:
+          "Opened with `GET` (`Accept: text/event-stream`) on the HTTP API's own host. The server first sends `retry: 2000`, then " +
+          'every event after `Last-Event-ID` (or `?after=`, default 0) from the log, then each new one as it is appended: versions in ' +
+          'order, with no gap and no duplicate. Every `SSE_KEEPALIVE_MS` (15 s) a comment line (`: keep-alive`) keeps the connection ' +
+          'open; EventSource ignores it. After `MatchFinished` comes `event: end` and the server closes.',
+        parameters: { id: { description: 'The match id (a lowercase UUID).' } },
+        messages: {
+          event: {
+            name: 'message',
+            title: 'An event of the match',
+            summary: 'One event of the log, redacted for the caller.',
+            description:
+              "SSE fields: `id:` the event's version (what `Last-Event-ID` resumes after) and `data:` the event as JSON, the " +
+              'same `EventDto` as `GET /api/matches/{id}/events` returns, redacted for the caller at the moment it is sent: a seat ' +
+              'token sees its own cards, a spectator (no token) none; a hidden card is `null`. No `event:` field (EventSource type `message`).',
+            contentType: 'application/json',
+            payload: { $ref: `${SCHEMA_REF}EventDto` },
+            examples: [
+              {
+                name: 'cardPlayed',
+                summary: '`id: 7`',
+                payload: { version: 7, type: 'CardPlayed', at: '2026-01-01T12:00:00.000Z', data: { deal: 1, trick: 1, seat: 2, card: 'QH' } },
+              },
+            ],
+          },
+          end: {
+            name: 'end',
+            title: 'The match is finished',
+            summary: '`event: end`, right after `MatchFinished`; then the server closes the stream.',
+            description: 'Reconnecting at this version answers `204 No Content`, which tells an EventSource to stop.',
+            contentType: 'application/json',
+            payload: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['version', 'status'],
+              properties: {
+                version: { type: 'integer', minimum: 1, description: 'The last version, that of `MatchFinished`.' },
+                status: { type: 'string', const: 'finished' },
+              },
+            },
+            examples: [{ name: 'finished', payload: { version: 131, status: 'finished' } }],
+          },
+          error: {
+            name: 'error',
+            title: 'The stream failed',
+            summary: '`event: error`; then the server closes the stream.',
+            description: 'Nothing about the failure is told: reconnect with `Last-Event-ID` to go on where the stream stopped.',
+            contentType: 'application/json',
+            payload: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['code'],
+              properties: { code: { type: 'string', enum: ['INTERNAL_ERROR'] } },
+            },
+            examples: [{ name: 'internal', payload: { code: 'INTERNAL_ERROR' } }],
+          },
+        },
+      },
+    },
+    operations: {
+      receiveMatchEvents: {
+        action: 'receive',
+        channel: { $ref: '#/channels/matchEvents' },
+        title: "Follow a match's events",
+        summary: 'GET /api/matches/{id}/events/stream',
+        description:
+          'Request headers: `Accept: text/event-stream`; `Last-Event-ID: <version>` to resume after that version (EventSource ' +
+          'sends it when it reconnects; it wins over `?after=`); `Authorization: Bearer <seat token>` (optional) to see that ' +
+          "seat's own cards. Before the stream starts, an error is `application/problem+json` (400, 401, 403, 404, 429 " +
+          '`TOO_MANY_STREAMS`), and a finished match whose last version the caller already has answers `204`.',
+        security: [{ $ref: '#/components/securitySchemes/seat' }],
+        bindings: { http: { method: 'GET', query: { type: 'object', properties: { after } }, bindingVersion: '0.3.0' } },
+        messages: [message('event'), message('end'), message('error')],
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: {
+        seat: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A seat token (from `POST /api/matches` or a join), optional: without one the caller is a spectator.',
+        },
+      },
+    },
+  };
+}
+
+/** `name` and every schema it references, directly or not, in the order found. */
+export function referencedFrom(name: string, schemas: Json): string[] {
+  const found: string[] = [];
+  const visit = (schemaName: string): void => {
+    if (found.includes(schemaName)) return;
+    if (!schemas[schemaName]) throw new Error(`the OpenAPI schemas have no ${schemaName}`);
+    found.push(schemaName);
+    JSON.stringify(schemas[schemaName], (key, value) => {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) visit(value.slice(SCHEMA_REF.length));
+      return value;
+    });
+  };
+  visit(name);
+  return found;
+}
+
+const SUBSCHEMA_LISTS = ['allOf', 'oneOf', 'anyOf'];
+
+/**
+ * An OpenAPI 3.0 schema as an AsyncAPI 3 one (JSON Schema draft 07): `nullable` becomes a `null`
+ * type (or `anyOf` with null around a reference or a union), `example` an `examples` list, exclusive
+ * bounds numbers. `$ref`s keep their `#/components/schemas/` names.
+ */
+export function toAsyncApiSchema(schema: Json): Json {
+  const { nullable, example, discriminator: _, exclusiveMinimum, exclusiveMaximum, ...rest } = schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, toAsyncApiSchema(v)]));
+    else if (key === 'items' || key === 'not' || (key === 'additionalProperties' && typeof value === 'object')) out[key] = toAsyncApiSchema(value);
+    else if (SUBSCHEMA_LISTS.includes(key)) out[key] = (value as Json[]).map(toAsyncApiSchema);
+    else out[key] = value;
+  }
+  if (example !== undefined) out.examples = [example];
+  // The discriminator is left out: AsyncAPI 3 wants its property name, Redocly's linter an object, and
+  // the union's members tell themselves apart anyway (each has its own `type` enum).
+  // OpenAPI 3.0's exclusive bounds are flags on minimum/maximum; draft 07's are the bounds themselves.
+  if (exclusiveMinimum === true) {
+    out.exclusiveMinimum = out.minimum;
+    delete out.minimum;
+  }
+  if (exclusiveMaximum === true) {
+    out.exclusiveMaximum = out.maximum;
+    delete out.maximum;
+  }
+  if (!nullable) return out;
+  if (out.$ref || SUBSCHEMA_LISTS.some((key) => out[key])) {
+    // What it says about the value stays outside; the value is either the reference (or union) or null.
+    const { title, description, examples, ...inner } = out;
+    return JSON.parse(JSON.stringify({ title, description, examples, anyOf: [inner, { type: 'null' }] }));
+  }
+  if (out.type !== undefined) out.type = [...new Set([...[out.type].flat(), 'null'])];
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  return out;
+}
