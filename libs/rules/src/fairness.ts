@@ -32,13 +32,16 @@ export const cut = (command: Cut, state: StartedMatch): BismarckEvent[] => {
   return [{ type: 'DeckCut', data: { deal: state.upcomingDeal, seat: cutter, cut: command.cut } }];
 };
 
+const LEADS_TO_A_DEAL = new Set<BismarckEvent['type']>(['MatchCreated', 'SeatJoined', 'DealScored', 'DealVoided']);
+
 /**
  * The dealer's events around a decision: the seeds of a deal revealed right after its DealScored,
  * then a commitment to the next deck whenever the decision leaves the match waiting for a deal with
  * none (a new match, the last seat joined, a deal scored or voided). A seeded match commits nothing.
  */
 export const withDealer = (decided: BismarckEvent[], before: MatchState, facts: DealerFacts | undefined): BismarckEvent[] => {
-  if (!facts) return decided;
+  // Only these can leave a match waiting for a deal: most decisions (a card played) skip the fold.
+  if (!facts || !decided.some((e) => LEADS_TO_A_DEAL.has(e.type))) return decided;
   const events: BismarckEvent[] = [];
   let state = before;
   for (const event of decided) {

@@ -400,4 +400,27 @@ describe('visibility', () => {
     );
     expect(voided).toBeGreaterThan(0);
   });
+
+  it('the dealer commits to the next deck exactly when a decision leaves the match waiting for a deal without one', () => {
+    const withVoids = matchArb.map((m) => ({ ...m, options: { ...m.options, leadBeforeDiscard: 'redeal' as const }, leadBeforeDiscard: 0.15 as const }));
+    let commits = 0;
+    fc.assert(
+      fc.property(withVoids, (m) => {
+        play(m, (before, command, events, after) => {
+          // The simulated match is seeded (it commits nothing): ask the same of an unseeded copy.
+          const unseeded = (state: MatchState): MatchState => (state.status === 'empty' ? state : ({ ...state, seeded: false } as MatchState));
+          const asked = command.type === 'createMatch' ? { ...command, seeded: false } : command;
+          const waits = after.status === 'awaitingDeal' && after.commitment === null;
+          const decided = decide({ ...asked, dealer: { commitment: 'next' } }, unseeded(before));
+          events = events.map((e) => (e.type === 'MatchCreated' ? { ...e, data: { ...e.data, seeded: false } } : e));
+          expect(decided.slice(0, events.length)).toEqual(events);
+          expect(decided.slice(events.length)).toEqual(waits && after.status === 'awaitingDeal' ? [{ type: 'DeckCommitted', data: { deal: after.upcomingDeal, commitment: 'next' } }] : []);
+          if (waits) commits++;
+        });
+      }),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+    expect(commits).toBeGreaterThan(0);
+  });
 });
+
