@@ -84,6 +84,12 @@ describe('one process per embedded data directory', () => {
     await killed;
     const next = await startService();
     await request(next.url).get(`/api/matches/${match.id}`).expect(200);
+
+    // A clean stop (SIGTERM, as from a service manager) exits 0 and leaves the directory unlocked.
+    const stopped = new Promise<number | null>((resolve) => next.proc.once('exit', (code) => resolve(code)));
+    next.proc.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+    expect(existsSync(join(dataDir, 'bismarck.lock'))).toBe(false);
   }, 120_000);
 });
 

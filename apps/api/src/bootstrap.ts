@@ -21,6 +21,11 @@ import { ProblemValidationPipe } from './problem/validation.pipe';
 export interface CreateAppOptions extends AppModuleOptions {
   /** No logs at all (tests). */
   quiet?: boolean;
+  /**
+   * Close the app on SIGTERM/SIGINT (Nest's hooks, which then re-raise the signal). `npm start` says
+   * false and handles the signals itself: it must also stop the embedded database and release its lock.
+   */
+  shutdownHooks?: boolean;
 }
 
 /** Builds the HTTP application: the same for `npm start`, the CLI and the end-to-end tests. */
@@ -44,7 +49,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
     sendProblem(req, res, problemFor(err));
   });
   mountDocs(app, buildOpenApi(app));
-  app.enableShutdownHooks();
+  if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
 }
 

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   appConfig();
   edgeConfig();
   const database = await resolveDatabaseUrl();
-  const app = await createApp({ databaseUrl: database.url, embedded: database.embedded, poolSize: Number(process.env.DB_POOL_SIZE) || undefined }).catch(
+  const app = await createApp({ databaseUrl: database.url, embedded: database.embedded, poolSize: Number(process.env.DB_POOL_SIZE) || undefined, shutdownHooks: false }).catch(
     async (error: unknown) => {
       await database.stop(); // the embedded database and its lock, for the next start
       throw error;
