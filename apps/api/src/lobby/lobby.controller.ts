@@ -4,7 +4,6 @@ import { ApiProblems } from '../matches/api-docs';
 import { parseMatchId } from '../matches/match-id';
 import { JoinSeatDto, JoinSeatParamsDto, SeatJoinedDto } from './lobby.dto';
 import { LobbyService, type SeatJoined } from './lobby.service';
-import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 
 @ApiTags('lobby')
 @Controller('api/matches/:id/seats')
@@ -12,7 +11,6 @@ export class LobbyController {
   constructor(private readonly lobby: LobbyService) {}
 
   @Post(':seat/join')
-  @MeasuredCommand('joinSeat')
   @HttpCode(201)
   @ApiOperation({
     operationId: 'joinSeat',

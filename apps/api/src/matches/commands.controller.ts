@@ -1,7 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
-import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 import { ProblemException } from '../problem/problem';
 import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
@@ -17,7 +16,6 @@ export class CommandsController {
   constructor(private readonly commands: MatchCommands) {}
 
   @Post('cut')
-  @MeasuredCommand('cut')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({
@@ -39,7 +37,6 @@ export class CommandsController {
   }
 
   @Post('deal')
-  @MeasuredCommand('deal')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({
@@ -60,7 +57,6 @@ export class CommandsController {
   }
 
   @Post('contract')
-  @MeasuredCommand('chooseContract')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({
@@ -88,7 +84,6 @@ export class CommandsController {
   }
 
   @Post('discard')
-  @MeasuredCommand('discard')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({
@@ -109,7 +104,6 @@ export class CommandsController {
   }
 
   @Post('play')
-  @MeasuredCommand('playCard')
   @HttpCode(200)
   @SeatRequired()
   @ApiOperation({

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, Injectable } from '@nestjs/common';
 import { RuleViolation, type BismarckEvent, type Command } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
 import { foldOnto, projectMatch, scorecardChangedAt, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
 import { DealingService } from './dealing.service';
 import { MatchStreams } from './match-streams.service';
@@ -44,10 +45,32 @@ export class MatchWriter {
     private readonly store: EventStore,
     private readonly streams: MatchStreams,
     private readonly dealer: DealingService,
+    private readonly metrics: MetricsService,
   ) {}
 
+  /**
+   * Every write is measured here, by the rules' command type and its outcome: accepted, refused (a
+   * rule, a version or key conflict: any 4xx) or failed. (A global Nest interceptor measured the same
+   * and cost every request an rxjs pipeline: ~8 % of the api's CPU in the bench.)
+   */
   handle<T>(matchId: string, command: (current: LoadedMatch) => Command | Promise<Command>, options: WriteOptions<T>): Promise<T> {
-    return this.streams.run(matchId, () => this.decideAndAppend(matchId, command, options));
+    const stop = this.metrics.startCommand();
+    let type = 'unknown';
+    const named = async (current: LoadedMatch): Promise<Command> => {
+      const built = await command(current);
+      type = built.type;
+      return built;
+    };
+    return this.streams.run(matchId, () => this.decideAndAppend(matchId, named, options)).then(
+      (answer) => {
+        stop(type, 'accepted');
+        return answer;
+      },
+      (error: unknown) => {
+        stop(type, error instanceof RuleViolation || (error instanceof HttpException && error.getStatus() < 500) ? 'refused' : 'failed');
+        throw error;
+      },
+    );
   }
 
   private async decideAndAppend<T>(matchId: string, command: (current: LoadedMatch) => Command | Promise<Command>, o: WriteOptions<T>): Promise<T> {

@@ -18,7 +18,6 @@ import {
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
-import { MeasuredCommand } from '../metrics/command-metrics.interceptor';
 
 @ApiTags('matches')
 @ApiExtraModels(ProblemDto)
@@ -30,7 +29,6 @@ export class MatchesController {
   ) {}
 
   @Post()
-  @MeasuredCommand('createMatch')
   @ApiOperation({
     operationId: 'createMatch',
     summary: 'Create a match',

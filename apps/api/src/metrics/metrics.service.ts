@@ -27,10 +27,10 @@ export class MetricsService {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Starts timing a command; call the returned function with its outcome. */
-  startCommand(type: string): (outcome: CommandOutcome) => void {
+  /** Starts timing a command; call the returned function with its type and outcome. */
+  startCommand(): (type: string, outcome: CommandOutcome) => void {
     const started = process.hrtime.bigint();
-    return (outcome) => {
+    return (type, outcome) => {
       this.commands.inc({ type, outcome });
       this.latency.observe({ type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     };
