@@ -42,3 +42,7 @@ export const SEAT_TOKEN = {
 /** A SHA-256 as 64 lowercase hex digits. */
 export const sha256 = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
   ({ type: 'string', pattern: '^[0-9a-f]{64}$', example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description, ...extra }) as ApiPropertyOptions;
+
+/** The three seats' names in seat order, null for an open seat. */
+export const playerNames = (description: string): ApiPropertyOptions =>
+  ({ type: 'array', items: { type: 'string', nullable: true }, minItems: 3, maxItems: 3, example: ['Astrid', null, null], description }) as ApiPropertyOptions;

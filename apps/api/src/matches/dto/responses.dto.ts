@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { MatchOptionsDto } from './create-match.dto';
 import { EventDto, PlayedCardDto } from './events.dto';
-import { cards, integer, MAX_VERSION, SEAT_TOKEN, seat, seats, sha256, SUITS, triple } from './fields';
+import { cards, integer, MAX_VERSION, playerNames, SEAT_TOKEN, seat, seats, sha256, SUITS, triple } from './fields';
 import { CONTRACTS, STATUSES } from '@bismarck/rules';
 
 // Response shapes, for the generated OpenAPI document. The bodies themselves are built by libs/rules.
@@ -187,15 +187,7 @@ export class MatchSummaryDto {
   @ApiProperty(PHASE) readonly phase!: string;
   @ApiProperty(integer('The deal under way or last played, from 1; 0 before the first deal.', { minimum: 0, example: 1 })) readonly dealNumber!: number;
   @ApiProperty(integer('How many deals the match has (its schedule).', { minimum: 0, example: 12 })) readonly dealsInMatch!: number;
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', nullable: true },
-    minItems: 3,
-    maxItems: 3,
-    example: ['Astrid', null, null],
-    description: 'The names of seats 0, 1 and 2; null is a seat still open.',
-  })
-  readonly players!: (string | null)[];
+  @ApiProperty(playerNames('The names of seats 0, 1 and 2; null is a seat still open.')) readonly players!: (string | null)[];
   @ApiProperty({ type: MatchOptionsDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsDto;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
   @ApiProperty(triple('Match totals per seat.')) readonly totals!: number[];
