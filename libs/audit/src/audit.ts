@@ -55,8 +55,10 @@ export interface ChainPin {
 }
 
 /** `<version>:<hash>`, as `GET …/audit?pin=` and `verify --pin` take a pin; null when it is not one. */
+export const PIN_PATTERN = /^([1-9][0-9]{0,9}):([0-9a-fA-F]{64})$/;
+
 export function parsePin(text: string): ChainPin | null {
-  const m = /^([1-9][0-9]{0,9}):([0-9a-fA-F]{64})$/.exec(text);
+  const m = PIN_PATTERN.exec(text);
   if (!m || Number(m[1]) > 2 ** 31 - 1) return null;
   return { version: Number(m[1]), hash: m[2].toLowerCase() };
 }

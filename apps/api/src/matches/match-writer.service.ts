@@ -129,8 +129,7 @@ export class MatchWriter {
 
   /** The match as known here (or, fresh, as the log says now); a new match starts from nothing. */
   private async load(matchId: string, fresh: boolean, creating: boolean): Promise<LoadedMatch> {
-    if (creating && !fresh) return { ...UNBORN, createdAt: '', updatedAt: '' };
-    const loaded = await this.streams.load(matchId, fresh);
+    const loaded = creating && !fresh ? null : await this.streams.load(matchId, fresh);
     if (loaded) return loaded;
     if (creating) return { ...UNBORN, createdAt: '', updatedAt: '' };
     throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);

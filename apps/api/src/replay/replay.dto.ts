@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { AUDIT_CHECKS, EXPORT_FORMAT } from '@bismarck/audit';
+import { AUDIT_CHECKS, EXPORT_FORMAT, PIN_PATTERN } from '@bismarck/audit';
 import { ApiOneOf } from '../matches/api-docs';
 import { TYPED_EVENTS } from '../matches/dto/events.dto';
-import { cards, integer, MAX_VERSION, sha256 } from '../matches/dto/fields';
+import { CARD_PATTERN, cards, integer, MAX_VERSION, sha256 } from '../matches/dto/fields';
 import { PublicStateDto, SeatViewDto } from '../matches/dto/responses.dto';
 
 export class ReplayQueryDto {
@@ -18,12 +18,12 @@ export class ReplayQueryDto {
 
 export class AuditQueryDto {
   @ApiPropertyOptional({
-    pattern: '^[1-9][0-9]{0,9}:[0-9a-fA-F]{64}$',
+    pattern: PIN_PATTERN.source,
     example: '5:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     description: "`<version>:<hash>`: a checkpoint kept during play (a state's or an event page's `checkpoint`, or an event's `hash`). Adds the check `pin`: the log must still hold that hash at that version.",
   })
   @IsOptional()
-  @Matches(/^[1-9][0-9]{0,9}:[0-9a-fA-F]{64}$/, { message: 'pin must be <version>:<64 hex digits>' })
+  @Matches(PIN_PATTERN, { message: 'pin must be <version>:<64 hex digits>' })
   readonly pin?: string;
 }
 
@@ -37,7 +37,7 @@ export class RevealedDealDto {
   @ApiProperty(integer('The deal, from 1.', { minimum: 1, example: 1 })) readonly deal!: number;
   @ApiProperty({
     type: 'array',
-    items: { type: 'array', items: { type: 'string', pattern: '^[2-9TJQKA][SHDC]$' } },
+    items: { type: 'array', items: { type: 'string', pattern: CARD_PATTERN } },
     minItems: 3,
     maxItems: 3,
     description: "Every seat's hand at this moment, seat 0 first.",

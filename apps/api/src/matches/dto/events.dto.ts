@@ -3,7 +3,7 @@ import type { Type } from '@nestjs/common';
 import { CONTRACTS, EVENT_TYPES, type BismarckEvent, type EventType } from '@bismarck/rules';
 import { ApiOneOf } from '../api-docs';
 import { MatchOptionsDto } from './create-match.dto';
-import { card, cards, integer, MAX_VERSION, playerNames, seat, seats, sha256, SUITS, triple } from './fields';
+import { card, CARD_PATTERN, cards, integer, MAX_VERSION, playerNames, seat, seats, sha256, SUITS, triple } from './fields';
 
 // The event catalogue (docs/clients.md), one schema per type: `data` is told apart by `type`, so a
 // generated client narrows it in a switch. The sync with libs/rules is tested in
@@ -87,7 +87,7 @@ export class HandsDealtDataDto {
   @ApiProperty(DEAL) readonly deal!: number;
   @ApiProperty({
     type: 'array',
-    items: { type: 'array', nullable: true, items: { type: 'string', pattern: '^[2-9TJQKA][SHDC]$' }, minItems: 16, maxItems: 16 },
+    items: { type: 'array', nullable: true, items: { type: 'string', pattern: CARD_PATTERN }, minItems: 16, maxItems: 16 },
     minItems: 3,
     maxItems: 3,
     example: [null, ['AS', 'KS', 'QS', 'JS', 'TS', '9S', '8S', '7S', '6S', '5S', '4S', '3S', '2S', 'AH', 'KH', 'QH'], null],
