@@ -46,7 +46,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
     };
   } else {
-    const embedded = await startEmbeddedPostgres({ dataDir: 'memory' });
+    const embedded = await startEmbeddedPostgres({ dataDir: 'memory', migrations });
     db = { url: embedded.url, embedded: true, drop: () => embedded.stop() };
   }
   try {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { registerBotCommand, tokenOption } from './bot.command';
-import { registerPlayCommand } from './play.command';
+import { registerPlayCommand, registerPrepareCommand } from './play.command';
 import { rebuildCommand } from './rebuild.command';
 import { replayCommand } from './replay.command';
 import { verifyCommand } from './verify.command';
@@ -29,6 +29,7 @@ program
 
 registerBotCommand(program);
 registerPlayCommand(program);
+registerPrepareCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

@@ -1,10 +1,12 @@
+import { apiMigrations } from './migrations';
+
 export async function rebuildCommand(options: { compareOnly?: boolean }): Promise<void> {
   // Loaded here, not at the top: every other command starts without TypeORM (about half a second).
-  const [{ openDataSource, postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked }, { EventStore, eventStoreMigrations }, { ProjectionRebuilder, projectionMigrations }] =
-    await Promise.all([import('@bismarck/database'), import('@bismarck/event-store'), import('@bismarck/projections')]);
+  const [{ openDataSource, postgresDataSourceOptions, resolveDatabaseUrl, runMigrationsLocked }, { EventStore }, { ProjectionRebuilder }, migrations] =
+    await Promise.all([import('@bismarck/database'), import('@bismarck/event-store'), import('@bismarck/projections'), apiMigrations()]);
   const database = await resolveDatabaseUrl();
   const dataSource = await openDataSource(
-    postgresDataSourceOptions({ url: database.url, embedded: database.embedded, migrations: [...eventStoreMigrations, ...projectionMigrations], poolSize: 4 }),
+    postgresDataSourceOptions({ url: database.url, embedded: database.embedded, migrations, poolSize: 4 }),
   );
   const store = new EventStore(dataSource, { notifications: 'none' });
   try {

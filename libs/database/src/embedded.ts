@@ -1,7 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock';
+import { postgresDataSourceOptions, type MigrationClass } from './data-source';
+import { openDataSource } from './guard';
+import { runMigrationsLocked } from './migrate';
+import { memorySnapshots, pruneSnapshots, touchSnapshot, type MemorySnapshots } from './snapshots';
 
 export interface EmbeddedPostgresOptions {
   /** A directory that survives restarts, or 'memory'. Default: env BISMARCK_DATA_DIR, else ./.data/pglite. */
@@ -12,6 +17,11 @@ export interface EmbeddedPostgresOptions {
   readonly maxConnections?: number;
   /** Give up when the database is not serving after this long. Default 60 s. */
   readonly startTimeoutMs?: number;
+  /**
+   * For 'memory' only: the database starts with these applied, from a snapshot saved the first time
+   * (snapshots.ts), so a test or `bismarck play` skips initdb and the migrations.
+   */
+  readonly migrations?: readonly MigrationClass[];
 }
 
 export interface EmbeddedPostgres {
@@ -33,11 +43,12 @@ export const DEFAULT_EMBEDDED_MAX_CONNECTIONS = 32;
  * It exits when its parent goes away (the IPC channel closes), so it never outlives the app.
  */
 const CHILD_SCRIPT = `
-const [pglitePath, socketPath, dataDir, port, maxConnections] = process.argv.slice(1);
+const [pglitePath, socketPath, dataDir, port, maxConnections, startFrom, clusterPath] = process.argv.slice(1);
+const fs = require('node:fs');
 (async () => {
   const { PGlite } = require(pglitePath);
   const { PGLiteSocketServer } = require(socketPath);
-  const db = dataDir === 'memory' ? await PGlite.create() : await PGlite.create(dataDir);
+  const { db, from } = dataDir === 'memory' ? await openInMemory(PGlite) : { db: await PGlite.create(dataDir), from: 'directory' };
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: Number(port), maxConnections: Number(maxConnections) });
   await server.start();
   let stopping;
@@ -46,15 +57,41 @@ const [pglitePath, socketPath, dataDir, port, maxConnections] = process.argv.sli
     try { await db.close(); } catch {}
     process.exit(0);
   })());
-  process.on('message', (m) => { if (m === 'stop') stop(); });
+  process.on('message', (m) => {
+    if (m === 'stop') stop();
+    else if (m && m.saveTo) save(db, m.saveTo).then(() => process.send({ saved: true }), (err) => process.send({ saved: false, error: String(err) }));
+  });
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.send({ ready: server.getServerConn() });
+  process.send({ ready: server.getServerConn(), from });
 })().catch((err) => {
   process.send?.({ error: String(err && err.stack || err) });
   process.exit(1);
 });
+
+// initdb takes ~3 s of WebAssembly; unpacking a cluster saved earlier takes ~0.7 s.
+async function openInMemory(PGlite) {
+  for (const [path, from] of [[startFrom, 'migrated'], [clusterPath, 'cluster']]) {
+    if (!path) continue;
+    try {
+      const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(path)]) });
+      await db.query('SELECT 1');
+      return { db, from };
+    } catch {} // missing or unreadable: the next way
+  }
+  const db = await PGlite.create();
+  if (clusterPath) await save(db, clusterPath).catch(() => undefined); // a read-only cache costs the next start its initdb
+  return { db, from: 'initdb' };
+}
+
+async function save(db, path) {
+  const dump = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
+  fs.mkdirSync(require('node:path').dirname(path), { recursive: true });
+  const partial = path + '.' + process.pid;
+  fs.writeFileSync(partial, dump);
+  fs.renameSync(partial, path); // atomic: a reader sees the whole file or none
+}
 `;
 
 /**
@@ -73,9 +110,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   let child: ChildProcess | undefined;
   let exited: Promise<void> | undefined;
   let hostPort: string;
+  let from: string;
+  let snapshots: MemorySnapshots | undefined;
   try {
     // Node's own resolution (not a bundler's or jest's): the child loads the CommonJS builds.
     const nodeRequire = createRequire(__filename);
+    snapshots = dataDir === 'memory' ? memorySnapshots(options.migrations) : undefined;
     child = spawn(
       process.execPath,
       [
@@ -86,12 +126,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         dataDir,
         String(options.port ?? 0),
         String(options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS),
+        snapshots?.migrated && existsSync(snapshots.migrated) ? snapshots.migrated : '',
+        snapshots?.cluster ?? '',
       ],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_OPTIONS: '' } },
     );
     exited = exitOf(child);
     if (child.pid) lock?.setServerPid(child.pid);
-    hostPort = await waitReady(child, options.startTimeoutMs ?? 60_000);
+    ({ hostPort, from } = await waitReady(child, options.startTimeoutMs ?? 60_000));
   } catch (err) {
     // The directory is free only once the child is gone.
     if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -103,7 +145,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   child.unref();
   child.channel?.unref();
   let stopping: Promise<void> | undefined;
-  return {
+  const embedded: EmbeddedPostgres = {
     url: `postgres://postgres@${hostPort}/postgres`,
     dataDir,
     stop() {
@@ -120,6 +162,43 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       return stopping;
     },
   };
+  if (options.migrations?.length && dataDir === 'memory') {
+    try {
+      await startMigrated(embedded, child, options.migrations, from, snapshots?.migrated);
+    } catch (err) {
+      await embedded.stop();
+      throw err;
+    }
+  }
+  return embedded;
+}
+
+/** Applies the migrations unless the database came from their snapshot, then saves that snapshot for next time. */
+async function startMigrated(db: EmbeddedPostgres, child: ChildProcess, migrations: readonly MigrationClass[], from: string, snapshot?: string): Promise<void> {
+  if (from === 'migrated') {
+    if (snapshot) touchSnapshot(snapshot);
+    return;
+  }
+  const dataSource = await openDataSource(postgresDataSourceOptions({ url: db.url, embedded: true, migrations }));
+  try {
+    await runMigrationsLocked(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+  if (!snapshot) return;
+  pruneSnapshots(dirname(snapshot));
+  await new Promise<void>((done) => {
+    // Whether or not it could be written (a read-only cache), the database is ready.
+    const onMessage = (m: { saved?: boolean }) => {
+      if (m.saved === undefined) return;
+      child.off('message', onMessage);
+      child.channel?.unref();
+      done();
+    };
+    child.on('message', onMessage);
+    child.channel?.ref(); // the answer is all this process waits for
+    child.send({ saveTo: snapshot });
+  });
 }
 
 function exitOf(child: ChildProcess): Promise<void> {
@@ -129,23 +208,23 @@ function exitOf(child: ChildProcess): Promise<void> {
   });
 }
 
-function waitReady(child: ChildProcess, timeoutMs: number): Promise<string> {
+function waitReady(child: ChildProcess, timeoutMs: number): Promise<{ hostPort: string; from: string }> {
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`embedded PostgreSQL did not start within ${timeoutMs} ms`));
     }, timeoutMs);
-    const finish = (err: Error | undefined, hostPort?: string) => {
+    const finish = (err: Error | undefined, ready?: { hostPort: string; from: string }) => {
       clearTimeout(timer);
       child.off('message', onMessage);
       child.off('exit', onExit);
       child.off('error', onError);
       if (err) reject(err);
-      else resolvePromise(hostPort!);
+      else resolvePromise(ready!);
     };
     const onMessage = (m: unknown) => {
-      const msg = m as { ready?: string; error?: string };
-      if (msg.ready) finish(undefined, msg.ready);
+      const msg = m as { ready?: string; from?: string; error?: string };
+      if (msg.ready) finish(undefined, { hostPort: msg.ready, from: msg.from ?? 'initdb' });
       else if (msg.error) finish(new Error(`embedded PostgreSQL failed to start: ${msg.error}`));
     };
     const onExit = (code: number | null) => finish(new Error(`embedded PostgreSQL exited during start (code ${code})`));

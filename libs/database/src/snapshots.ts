@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, sep } from 'node:path';
+import type { MigrationClass } from './data-source';
+
+/**
+ * Saved data directories an in-memory embedded database starts from, instead of running initdb (~3 s
+ * of WebAssembly) and the migrations (~0.6 s) each time: a gzipped fresh cluster, and one per set of
+ * migrations with those applied. They live in node_modules/.cache/bismarck (the usual home of tools'
+ * caches, emptied by `npm ci`), named by the PGlite version that wrote them.
+ */
+export interface MemorySnapshots {
+  /** A fresh cluster, as initdb leaves it. */
+  readonly cluster: string;
+  /** The cluster with the given migrations applied; absent when none were given. */
+  readonly migrated?: string;
+}
+
+/** Files not used for this long are removed when a new one is written. */
+const UNUSED_FOR_MS = 14 * 24 * 3600 * 1000;
+
+/** Where the snapshots for this PGlite (and these migrations) are, or undefined when there is no node_modules to hold them. */
+export function memorySnapshots(migrations?: readonly MigrationClass[]): MemorySnapshots | undefined {
+  const entry = createRequire(__filename).resolve('@electric-sql/pglite');
+  const marker = `${sep}node_modules${sep}@electric-sql${sep}pglite${sep}`;
+  const at = entry.lastIndexOf(marker);
+  if (at < 0) return undefined;
+  let version: string;
+  try {
+    ({ version } = JSON.parse(readFileSync(join(entry.slice(0, at + marker.length), 'package.json'), 'utf8')) as { version: string });
+  } catch {
+    return undefined;
+  }
+  const dir = join(entry.slice(0, at), 'node_modules', '.cache', 'bismarck');
+  return {
+    cluster: join(dir, `pglite-${version}-initdb.tar.gz`),
+    migrated: migrations?.length ? join(dir, `pglite-${version}-migrated-${migrationsKey(migrations)}.tar.gz`) : undefined,
+  };
+}
+
+/**
+ * Names the schema a set of migrations makes: their names and the text of what they run, so editing
+ * a migration (not only adding one) makes a new snapshot rather than starting from a stale one.
+ */
+export function migrationsKey(migrations: readonly MigrationClass[]): string {
+  const hash = createHash('sha256');
+  for (const m of migrations) hash.update(`${m.name}\n${String(m.prototype.up)}\n${String(m.prototype.down)}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Marks a snapshot as used, so pruning keeps it. */
+export function touchSnapshot(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // best effort: at worst it is written again later
+  }
+}
+
+/** Removes snapshots (of any PGlite version) unused for two weeks, and partial files left by a crash. */
+export function pruneSnapshots(dir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith('pglite-')) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > (name.endsWith('.tar.gz') ? UNUSED_FOR_MS : 3600 * 1000)) rmSync(path, { force: true });
+    } catch {
+      // another process pruned it first
+    }
+  }
+}
