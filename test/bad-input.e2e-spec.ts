@@ -230,8 +230,8 @@ describe('the bad-input campaign', () => {
     for (const q of ['limit=0', 'limit=abc', 'limit=1000', 'status=done', 'cursor=%27%3B--', 'cursor=' + 'x'.repeat(300)]) {
       const res = await t.http().get(`/api/matches?${q}`);
       expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_FAILED' });
-      // Query parameters are named, not pointed at (the service's own cursor check names none).
-      if (q !== 'cursor=%27%3B--') expect(res.body.errors).toEqual([{ parameter: q.split('=')[0], detail: expect.any(String) }]);
+      // Query parameters are named, not pointed at (the service's own cursor check too).
+      expect(res.body.errors).toEqual([{ parameter: q.split('=')[0], detail: expect.any(String) }]);
     }
     for (const q of ['after=-1', 'after=x', 'limit=0', 'limit=5000']) {
       const res = await t.http().get(`/api/matches/${matches[0].id}/events?${q}`);
@@ -415,6 +415,36 @@ describe('errors by field', () => {
       { pointer: '/cards/1', detail: 'each card must be rank then suit, e.g. QH' },
       { pointer: '/cards/3', detail: expect.stringContaining('each card must be rank then suit') },
     ]);
+  });
+
+  it('a wrong player name: the entry at its index; a list of the wrong length: the list', async () => {
+    const bad = await t.http().post('/api/matches').send({ players: ['Astrid', ' ', null] }).expect(400);
+    expect(bad.body.errors).toEqual([{ pointer: '/players/1', detail: 'each entry of players must be a name of 1 to 40 printable characters or null (an open seat)' }]);
+    for (const players of [['Astrid', 'Bjørn'], 'Astrid', 3]) {
+      const res = await t.http().post('/api/matches').send({ players }).expect(400);
+      expect({ players, errors: res.body.errors }).toEqual({
+        players,
+        errors: [{ pointer: '/players', detail: 'players must be 3 entries, each a name of 1 to 40 printable characters or null (an open seat)' }],
+      });
+    }
+  });
+
+  it('a wrong header or query checked by the service itself names its parameter, and changes nothing', async () => {
+    const { m, state, auth } = await matchAt(0);
+    const expectParameter = (res: { status: number; body: { code: string; detail: string; errors: unknown } }, parameter: string) =>
+      expect({ status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        errors: [{ parameter, detail: res.body.detail }],
+      });
+    const act = () => t.http().post(`/api/matches/${m.id}/deal`).set(...auth).send({});
+    expectParameter(await act().set('If-Match', 'twelve'), 'If-Match');
+    expectParameter(await act().set('Idempotency-Key', 'with space'), 'Idempotency-Key');
+    expectParameter(await t.http().get(`/api/matches/${m.id}/events/stream`).set('Last-Event-ID', 'yesterday'), 'Last-Event-ID');
+    expectParameter(await t.http().get(`/api/matches/${m.id}/replay?version=${state.version + 1}`), 'version');
+    expectParameter(await t.http().get(`/api/matches/${m.id}/audit?pin=1:beef`), 'pin');
+    expectParameter(await t.http().get(`/api/matches/${m.id}/audit?pin=${state.version + 5}:${'0'.repeat(64)}`), 'pin');
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(state.version);
   });
 
   type View = { hand: string[] };

@@ -10,6 +10,7 @@ import {
   mulberry32,
   randomCommand,
   redactEvent,
+  resolveOptions,
   sha256Hex,
   SHUFFLE_ALGORITHM,
   shuffleDeck,
@@ -167,6 +168,22 @@ describe('the event schemas', () => {
 });
 
 // ---- real answers ------------------------------------------------------------------------------
+
+describe('the options of a match', () => {
+  it('are all required where the service answers with them (defaults filled in), and optional only in a request', () => {
+    const every = Object.keys(resolveOptions()).sort();
+    expect([...doc.components.schemas.MatchOptionsViewDto.required].sort()).toEqual(every);
+    expect(Object.keys(doc.components.schemas.MatchOptionsDto.properties).sort()).toEqual(every);
+    expect(doc.components.schemas.MatchOptionsDto.required).toBeUndefined();
+    // Only the request that creates a match takes the optional form.
+    const usersOf = (name: string) =>
+      Object.entries(doc.components.schemas as Json)
+        .filter(([, schema]) => JSON.stringify(schema).includes(`"#/components/schemas/${name}"`))
+        .map(([user]) => user);
+    expect(usersOf('MatchOptionsDto')).toEqual(['CreateMatchDto']);
+    expect(usersOf('MatchOptionsViewDto').length).toBeGreaterThanOrEqual(4);
+  });
+});
 
 describe('the answers of real matches', () => {
   const answer = async (operationId: string, res: { status: number; body: unknown }): Promise<Json> => {

@@ -522,6 +522,37 @@ export interface components {
              */
             seed?: string;
         };
+        MatchOptionsViewDto: {
+            /**
+             * @description The match schedule (docs/rules.md §6).
+             * @enum {string}
+             */
+            schedule: "modern" | "traditional" | "quick";
+            /**
+             * @description Default: zeroSum for modern, overOnly for traditional and quick.
+             * @enum {string}
+             */
+            scoring: "zeroSum" | "overOnly";
+            /**
+             * @description Whether forehand sees his hand before choosing.
+             * @enum {string}
+             */
+            contractChoice: "blind" | "informed";
+            /** @description Whether spades may be named as the free trump. */
+            spadesInFreeTrump: boolean;
+            /** @description A seat void in the led suit that holds a trump must play one. */
+            mustTrump: boolean;
+            /**
+             * @description What a lead before the lay-away does.
+             * @enum {string}
+             */
+            leadBeforeDiscard: "reject" | "redeal";
+            /**
+             * @description Traditional schedule only.
+             * @enum {string}
+             */
+            fourthRound: "none" | "freeTrump" | "freeTrumpBlind";
+        };
         SeatTokenDto: {
             /**
              * @description The seat.
@@ -552,7 +583,7 @@ export interface components {
              */
             version: number;
             /** @description Every option of the match, defaults filled in. */
-            options: components["schemas"]["MatchOptionsDto"];
+            options: components["schemas"]["MatchOptionsViewDto"];
             /**
              * @description The dealer of the first deal, drawn at random (or from the seed).
              * @enum {integer}
@@ -610,7 +641,7 @@ export interface components {
              */
             players: (string | null)[];
             /** @description Every option of the match, defaults filled in. */
-            options: components["schemas"]["MatchOptionsDto"];
+            options: components["schemas"]["MatchOptionsViewDto"];
             /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
             /**
@@ -711,7 +742,7 @@ export interface components {
              */
             version: number;
             /** @description Every option of the match, defaults filled in. */
-            options: components["schemas"]["MatchOptionsDto"];
+            options: components["schemas"]["MatchOptionsViewDto"];
             /** @description The three seats and their players. */
             seats: components["schemas"]["SeatNameDto"][];
             /**
@@ -903,7 +934,7 @@ export interface components {
              */
             version: number;
             /** @description Every option of the match, defaults filled in. */
-            options: components["schemas"]["MatchOptionsDto"];
+            options: components["schemas"]["MatchOptionsViewDto"];
             /** @description The three seats and their players. */
             seats: components["schemas"]["SeatNameDto"][];
             /**
@@ -1147,7 +1178,7 @@ export interface components {
              */
             players: (string | null)[];
             /** @description Every option of the match, defaults filled in. */
-            options: components["schemas"]["MatchOptionsDto"];
+            options: components["schemas"]["MatchOptionsViewDto"];
             /**
              * @description The dealer of the first deal.
              * @enum {integer}
@@ -1819,7 +1850,7 @@ export interface components {
              */
             version: number;
             /** @description Every option of the match, defaults filled in. */
-            options: components["schemas"]["MatchOptionsDto"];
+            options: components["schemas"]["MatchOptionsViewDto"];
             /** @description The three seats and their players. */
             seats: components["schemas"]["SeatNameDto"][];
             /**
@@ -2115,6 +2146,7 @@ export type SchemaFieldErrorDto = components['schemas']['FieldErrorDto'];
 export type SchemaProblemDto = components['schemas']['ProblemDto'];
 export type SchemaMatchOptionsDto = components['schemas']['MatchOptionsDto'];
 export type SchemaCreateMatchDto = components['schemas']['CreateMatchDto'];
+export type SchemaMatchOptionsViewDto = components['schemas']['MatchOptionsViewDto'];
 export type SchemaSeatTokenDto = components['schemas']['SeatTokenDto'];
 export type SchemaMatchCreatedDto = components['schemas']['MatchCreatedDto'];
 export type SchemaMatchSummaryDto = components['schemas']['MatchSummaryDto'];

@@ -1,7 +1,7 @@
 // libs/rules: the game of Bismarck as a pure decider. See README.md for its guarantees.
 export * from './types';
 export { RuleViolation } from './errors';
-export { resolveOptions, dealsInMatch, dealPlan, type DealPlan } from './options';
+export { resolveOptions, dealsInMatch, dealPlan, OPTION_VALUES, type DealPlan } from './options';
 export { freshDeck, parseCard, cardCode, isCardCode, sortCodes, SUITS, RANKS } from './cards';
 export { quotas, points, winnersOf, CONTRACTS } from './scoring';
 export { type MatchState, initialState, evolve, fold } from './state';

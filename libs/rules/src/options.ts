@@ -6,6 +6,15 @@ const SCORINGS: readonly MatchOptions['scoring'][] = ['zeroSum', 'overOnly'];
 const CONTRACT_CHOICES: readonly MatchOptions['contractChoice'][] = ['blind', 'informed'];
 const LEADS_BEFORE_DISCARD: readonly MatchOptions['leadBeforeDiscard'][] = ['reject', 'redeal'];
 const FOURTH_ROUNDS: readonly MatchOptions['fourthRound'][] = ['none', 'freeTrump', 'freeTrumpBlind'];
+/** The values each option that is not a flag may take (the first is not always the default: see resolveOptions). */
+export const OPTION_VALUES = {
+  schedule: SCHEDULES,
+  scoring: SCORINGS,
+  contractChoice: CONTRACT_CHOICES,
+  leadBeforeDiscard: LEADS_BEFORE_DISCARD,
+  fourthRound: FOURTH_ROUNDS,
+} as const;
+
 const KNOWN_KEYS = new Set<string>([
   'schedule',
   'scoring',

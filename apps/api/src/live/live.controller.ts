@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Param, Query, Req, Res, UseGuards } from '@ne
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Viewer } from '@bismarck/rules';
-import { ProblemException } from '../problem/problem';
+import { invalidParameter } from '../problem/problem';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { CurrentViewer, SeatGuard } from '../seats/seat.guard';
 import { StreamQueryDto } from './stream-query.dto';
@@ -55,6 +55,6 @@ export class LiveController {
 /** Last-Event-ID wins over `?after=` (an EventSource sends it on every reconnect). */
 function resumeAfter(header: string | undefined, after: number | undefined): number {
   if (header === undefined || header.trim() === '') return after ?? 0;
-  if (!/^\s*\d{1,9}\s*$/.test(header)) throw new ProblemException('VALIDATION_FAILED', 'Last-Event-ID must be an event version.');
+  if (!/^\s*\d{1,9}\s*$/.test(header)) throw invalidParameter('Last-Event-ID', 'Last-Event-ID must be an event version.');
   return Number(header);
 }

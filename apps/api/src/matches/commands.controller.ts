@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
-import { ProblemException } from '../problem/problem';
+import { invalidParameter } from '../problem/problem';
 import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
 import { CommandResultDto } from './dto/responses.dto';
@@ -133,13 +133,13 @@ function commandOptions(headers: Record<string, string | undefined>): CommandOpt
   const ifMatch = headers['if-match'];
   if (ifMatch !== undefined) {
     const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
-    if (!m) throw new ProblemException('VALIDATION_FAILED', 'If-Match must be a version in quotes, e.g. "12".');
+    if (!m) throw invalidParameter('If-Match', 'If-Match must be a version in quotes, e.g. "12".');
     options.expectedVersion = Number(m[1]);
   }
   const key = headers['idempotency-key'];
   if (key !== undefined) {
     if (!/^[\x21-\x7e]{1,200}$/.test(key)) {
-      throw new ProblemException('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 200 visible ASCII characters.');
+      throw invalidParameter('Idempotency-Key', 'Idempotency-Key must be 1 to 200 visible ASCII characters.');
     }
     options.idempotencyKey = key;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
-import { ProblemException } from '../problem/problem';
+import { invalidParameter, ProblemException } from '../problem/problem';
 import { isListTime, MatchReader, storedEventView, type EventView, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
 import { parseMatchId } from './match-id';
 import { MatchStreams } from './match-streams.service';
@@ -90,5 +90,5 @@ function decodeCursor(cursor: string): ListPosition {
   } catch {
     // fall through to the problem below
   }
-  throw new ProblemException('VALIDATION_FAILED', 'cursor is not one this service handed out.');
+  throw invalidParameter('cursor', 'cursor is not one this service handed out.');
 }

@@ -123,3 +123,8 @@ export class ProblemException extends HttpException {
     super(problemBody(code, detail, extensions), PROBLEM_STATUS[code]);
   }
 }
+
+/** VALIDATION_FAILED about one parameter (query, path or header, named as the OpenAPI document names it), with its `errors` entry. */
+export function invalidParameter(parameter: string, detail: string): ProblemException {
+  return new ProblemException('VALIDATION_FAILED', detail, { errors: [{ parameter, detail }] });
+}

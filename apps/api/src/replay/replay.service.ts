@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { auditMatch, exportOf, parsePin, type AuditReport, type ExportedMatch } from '@bismarck/audit';
 import { EventStore } from '@bismarck/event-store';
 import { evolve, initialState, isDealRevealed, publicView, seatOwn, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
-import { ProblemException } from '../problem/problem';
+import { invalidParameter, ProblemException } from '../problem/problem';
 import { MatchQueries } from '../matches/match-queries.service';
 import { toDomainEvent } from '@bismarck/projections';
 import { MatchStreams } from '../matches/match-streams.service';
@@ -37,7 +37,7 @@ export class ReplayService {
     const latest = await this.streams.load(id, true);
     if (!latest) throw notFound(id);
     if (version > latest.version) {
-      throw new ProblemException('VALIDATION_FAILED', `version must be at most ${latest.version}, the match's current version.`);
+      throw invalidParameter('version', `version must be at most ${latest.version}, the match's current version.`);
     }
     const events = (await this.store.readStream(id, { limit: version })).map(toDomainEvent);
     const state = events.reduce(evolve, initialState());
@@ -51,7 +51,7 @@ export class ReplayService {
 
   async audit(id: string, pinText?: string): Promise<AuditResult> {
     const pin = pinText === undefined ? undefined : parsePin(pinText);
-    if (pin === null) throw new ProblemException('VALIDATION_FAILED', 'pin must be <version>:<64 hex digits>.');
+    if (pin === null) throw invalidParameter('pin', 'pin must be <version>:<64 hex digits>.');
     const doc = await this.exportDocument(id);
     // The version the projection recorded in the last append's transaction: a log cut short no longer reaches it.
     const recorded = await this.queries.publicState(id);
@@ -59,7 +59,7 @@ export class ReplayService {
       // Only checkpoints are ever handed out; a hash past one would cover secret cards, so none is checked.
       const { checkpoint } = recorded.body as { checkpoint: { version: number } };
       if (pin.version > checkpoint.version) {
-        throw new ProblemException('VALIDATION_FAILED', `pin is past the match's checkpoint (version ${checkpoint.version}): no hash past it is handed out while its cards are secret.`);
+        throw invalidParameter('pin', `pin is past the match's checkpoint (version ${checkpoint.version}): no hash past it is handed out while its cards are secret.`);
       }
     }
     const report = auditMatch(doc, { recordedVersion: recorded.version, pin });

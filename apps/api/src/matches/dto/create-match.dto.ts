@@ -1,44 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { IsSeatNames } from '../../lobby/seat-names.validator';
-
-export class MatchOptionsDto {
-  @ApiPropertyOptional({ enum: ['modern', 'traditional', 'quick'], default: 'modern', description: 'The match schedule (docs/rules.md §6).' })
-  @IsOptional()
-  @IsIn(['modern', 'traditional', 'quick'])
-  readonly schedule?: 'modern' | 'traditional' | 'quick';
-
-  @ApiPropertyOptional({ enum: ['zeroSum', 'overOnly'], description: 'Default: zeroSum for modern, overOnly for traditional and quick.' })
-  @IsOptional()
-  @IsIn(['zeroSum', 'overOnly'])
-  readonly scoring?: 'zeroSum' | 'overOnly';
-
-  @ApiPropertyOptional({ enum: ['blind', 'informed'], default: 'blind', description: 'Whether forehand sees his hand before choosing.' })
-  @IsOptional()
-  @IsIn(['blind', 'informed'])
-  readonly contractChoice?: 'blind' | 'informed';
-
-  @ApiPropertyOptional({ default: true, description: 'Whether spades may be named as the free trump.' })
-  @IsOptional()
-  @IsBoolean()
-  readonly spadesInFreeTrump?: boolean;
-
-  @ApiPropertyOptional({ default: false, description: 'A seat void in the led suit that holds a trump must play one.' })
-  @IsOptional()
-  @IsBoolean()
-  readonly mustTrump?: boolean;
-
-  @ApiPropertyOptional({ enum: ['reject', 'redeal'], default: 'reject', description: 'What a lead before the lay-away does.' })
-  @IsOptional()
-  @IsIn(['reject', 'redeal'])
-  readonly leadBeforeDiscard?: 'reject' | 'redeal';
-
-  @ApiPropertyOptional({ enum: ['none', 'freeTrump', 'freeTrumpBlind'], default: 'none', description: 'Traditional schedule only.' })
-  @IsOptional()
-  @IsIn(['none', 'freeTrump', 'freeTrumpBlind'])
-  readonly fourthRound?: 'none' | 'freeTrump' | 'freeTrumpBlind';
-}
+import { MatchOptionsDto } from './match-options.dto';
 
 export class CreateMatchDto {
   @ApiProperty({

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { Type } from '@nestjs/common';
 import { CONTRACTS, EVENT_TYPES, type BismarckEvent, type EventType } from '@bismarck/rules';
 import { ApiOneOf } from '../api-docs';
-import { MatchOptionsDto } from './create-match.dto';
+import { MatchOptionsViewDto } from './match-options.dto';
 import { card, CARD_PATTERN, cards, integer, MAX_VERSION, playerNames, seat, seats, sha256, SUITS, triple } from './fields';
 
 // The event catalogue (docs/clients.md), one schema per type: `data` is told apart by `type`, so a
@@ -19,7 +19,7 @@ export class MatchCreatedDataDto {
   @ApiProperty({ format: 'uuid', example: '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a', description: 'The match id.' })
   readonly matchId!: string;
   @ApiProperty(playerNames('The names of seats 0, 1 and 2; null is an open seat (a lobby table).')) readonly players!: (string | null)[];
-  @ApiProperty({ type: MatchOptionsDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsDto;
+  @ApiProperty({ type: MatchOptionsViewDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsViewDto;
   @ApiProperty(seat('The dealer of the first deal.')) readonly firstDealer!: number;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
 }

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { MatchOptionsDto } from './create-match.dto';
+import { MatchOptionsViewDto } from './match-options.dto';
 import { EventDto, PlayedCardDto } from './events.dto';
 import { cards, integer, MAX_VERSION, playerNames, SEAT_TOKEN, seat, seats, sha256, SUITS, triple } from './fields';
 import { CONTRACTS, STATUSES } from '@bismarck/rules';
@@ -36,7 +36,7 @@ export class SeatTokenDto {
 export class MatchCreatedDto {
   @ApiProperty(MATCH_ID) readonly id!: string;
   @ApiProperty(integer('The match version after creation (its events so far).', { minimum: 1, example: 2 })) readonly version!: number;
-  @ApiProperty({ type: MatchOptionsDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsDto;
+  @ApiProperty({ type: MatchOptionsViewDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsViewDto;
   @ApiProperty(seat('The dealer of the first deal, drawn at random (or from the seed).')) readonly firstDealer!: number;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
   @ApiProperty({ enum: ['waiting', 'playing'], description: '`waiting` while seats are open (a lobby table).' }) readonly status!: 'waiting' | 'playing';
@@ -100,7 +100,7 @@ export class FairnessDto {
 export class PublicStateDto {
   @ApiProperty(MATCH_ID) readonly id!: string;
   @ApiProperty(VERSION) readonly version!: number;
-  @ApiProperty({ type: MatchOptionsDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsDto;
+  @ApiProperty({ type: MatchOptionsViewDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsViewDto;
   @ApiProperty({ type: [SeatNameDto], description: 'The three seats and their players.' }) readonly seats!: SeatNameDto[];
   @ApiProperty(STATUS) readonly status!: string;
   @ApiProperty(PHASE) readonly phase!: string;
@@ -188,7 +188,7 @@ export class MatchSummaryDto {
   @ApiProperty(integer('The deal under way or last played, from 1; 0 before the first deal.', { minimum: 0, example: 1 })) readonly dealNumber!: number;
   @ApiProperty(integer('How many deals the match has (its schedule).', { minimum: 0, example: 12 })) readonly dealsInMatch!: number;
   @ApiProperty(playerNames('The names of seats 0, 1 and 2; null is a seat still open.')) readonly players!: (string | null)[];
-  @ApiProperty({ type: MatchOptionsDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsDto;
+  @ApiProperty({ type: MatchOptionsViewDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsViewDto;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
   @ApiProperty(triple('Match totals per seat.')) readonly totals!: number[];
   @ApiProperty(seats('When finished: every seat with the highest total; else null.', { nullable: true })) readonly winners!: number[] | null;
