@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -131,4 +131,17 @@ describe('bin/bismarck.js', () => {
     expect(next.err).toMatch(/building \(the last build failed or was interrupted\)/);
     expect(builds()).toBe(3);
   }, 30_000);
+});
+
+describe('`npx bismarck` in this project', () => {
+  const repo = join(__dirname, '..');
+  it('finds the launcher in node_modules/.bin, linked by npm from the file: dependency on bin/', () => {
+    // A `bin` of the project's own package.json would send npx through a reinstall of the project
+    // into its cache on every call (about a second of CPU); a linked dependency's bin runs at once.
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { bin?: unknown; dependencies: Record<string, string> };
+    expect(manifest.bin).toBeUndefined();
+    expect(manifest.dependencies['bismarck-cli']).toBe('file:bin');
+    expect(JSON.parse(readFileSync(join(repo, 'bin', 'package.json'), 'utf8')).bin).toEqual({ bismarck: 'bismarck.js' });
+    expect(realpathSync(join(repo, 'node_modules', '.bin', 'bismarck'))).toBe(realpathSync(LAUNCHER));
+  });
 });
