@@ -5,6 +5,7 @@ import {
   EventStore,
   IdempotencyKeyReuseError,
   START,
+  type AppendResult,
   type Checkpoint,
   type NewEvent,
   type StoredEvent,
@@ -78,17 +79,29 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
   }
 }
 
-/** How each outcome looks on both sides: the answer, or the error with what it carries. */
-async function outcome(append: Promise<unknown>): Promise<unknown> {
+/** How an append ended, as both sides must agree on it: the answer, or the refusal with what it carries. */
+interface Outcome {
+  status?: string;
+  version?: number;
+  events?: number;
+  response?: unknown;
+  error?: string;
+  currentVersion?: number;
+}
+
+async function outcome(append: Promise<AppendResult>): Promise<Outcome> {
   try {
-    const r = (await append) as Record<string, unknown>;
-    return r.status === 'appended' ? { status: r.status, version: r.version, events: (r.positions as string[]).length } : r;
+    const r = await append;
+    return r.status === 'appended' ? { status: r.status, version: r.version, events: r.positions.length } : r;
   } catch (err) {
     if (err instanceof ConcurrencyError) return { error: err.code, currentVersion: err.currentVersion };
     if (err instanceof IdempotencyKeyReuseError) return { error: err.code };
     throw err;
   }
 }
+
+const count = (outcomes: readonly Outcome[], what: Outcome) =>
+  outcomes.filter((o) => Object.entries(what).every(([k, v]) => o[k as keyof Outcome] === v)).length;
 
 describe('the event store on tables partitioned by match id, beside the ordinary tables', () => {
   let plain: Side;
@@ -123,14 +136,14 @@ describe('the event store on tables partitioned by match id, beside the ordinary
     const streams = Array.from({ length: 8 }, (_, i) => `script-${i}`);
     const run = async ({ store }: Side) => {
       const from = await store.feedHead();
-      const answers: unknown[] = [];
+      const answers: Outcome[] = [];
       const version = new Map(streams.map((s) => [s, 0]));
       for (let round = 0; round < 3; round++) {
         for (const [i, s] of streams.entries()) {
           const events: NewEvent[] = Array.from({ length: 1 + ((i + round) % 3) }, (_, j) => ({ type: `Round${round}`, data: { i, j }, metadata: { at: at(round, i, j) } }));
           const idempotency = round === 1 ? { scope: 'seat', key: `k-${i}`, requestHash: `h-${i}`, response: { i } } : undefined;
-          const answer = (await outcome(store.append(s, version.get(s)!, events, { idempotency }))) as { version: number };
-          version.set(s, answer.version);
+          const answer = await outcome(store.append(s, version.get(s)!, events, { idempotency }));
+          version.set(s, answer.version!);
           answers.push(answer);
         }
       }
@@ -155,10 +168,10 @@ describe('the event store on tables partitioned by match id, beside the ordinary
     const onPartitioned = await run(partitioned);
     expect(onPartitioned).toEqual(onPlain);
     // And they are not empty answers: every append was either appended or refused as expected.
-    expect(onPartitioned.answers.filter((a) => (a as { status?: string }).status === 'appended')).toHaveLength(24);
-    expect(onPartitioned.answers.filter((a) => (a as { status?: string }).status === 'replayed')).toHaveLength(8);
-    expect(onPartitioned.answers.filter((a) => (a as { error?: string }).error === 'VERSION_MISMATCH')).toHaveLength(16);
-    expect(onPartitioned.answers.filter((a) => (a as { error?: string }).error === 'IDEMPOTENCY_KEY_REUSED')).toHaveLength(8);
+    expect(count(onPartitioned.answers, { status: 'appended' })).toBe(24);
+    expect(count(onPartitioned.answers, { status: 'replayed' })).toBe(8);
+    expect(count(onPartitioned.answers, { error: 'VERSION_MISMATCH' })).toBe(16);
+    expect(count(onPartitioned.answers, { error: 'IDEMPOTENCY_KEY_REUSED' })).toBe(8);
     expect(onPartitioned.streams.every((s) => s.verified.ok && s.all.length === s.version)).toBe(true);
     // The streams really are spread: the eight ids land in more than one partition (the hash is fixed).
     const used = await partitioned.ds.query(`SELECT DISTINCT tableoid::regclass::text AS p FROM events WHERE stream_id LIKE 'script-%'`);
@@ -174,9 +187,8 @@ describe('the event store on tables partitioned by match id, beside the ordinary
       const s = 'race-1';
       await store.append(s, 0, [{ type: 'Created', data: {} }]);
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(store.append(s, 1, [{ type: 'Move', data: { i } }]))));
-      const winners = answers.filter((a) => (a as { status?: string }).status === 'appended');
       const stored = await store.readStream(s);
-      return { winners: winners.length, losers: answers.filter((a) => (a as { error?: string }).error === 'VERSION_MISMATCH'), versions: stored.map((e) => e.version), types: stored.map((e) => e.type) };
+      return { winners: count(answers, { status: 'appended' }), losers: answers.filter((a) => a.error === 'VERSION_MISMATCH'), versions: stored.map((e) => e.version), types: stored.map((e) => e.type) };
     };
     const onPlain = await run(plain);
     const onPartitioned = await run(partitioned);
