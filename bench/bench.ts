@@ -8,9 +8,10 @@
 //                    engine (it knows each deck: shuffleDeck(seed, version + 1)), so it needs no GET.
 //   2b. instances    with --instances N (N >= 2, DATABASE_URL required): N apis on the same database
 //                    behind nginx (docker/nginx/bismarck.conf, bench/load-balancer.ts; installed by
-//                    scripts/ensure-nginx.sh), and phase 2 through it three times: routed by match id
-//                    (hash), round robin, and to one instance only, for the database's CPU per command
-//                    of each. First it checks that a live stream on one instance (and one through nginx)
+//                    scripts/ensure-nginx.sh), and phase 2 through it: routed by match id (hash),
+//                    round robin, to one instance only, and to one instance with 1/N of the clients
+//                    (the load each instance gets), for the database's CPU and commits per command of
+//                    each. First it checks that a live stream on one instance (and one through nginx)
 //                    receives what is appended through another, and fails otherwise.
 //   3. memory        the api's resident set (/proc/<pid>/status VmRSS) with all those matches in progress.
 //      floor         an empty Nest + Express POST route with a class-validator DTO (bench/floor-app.ts)
@@ -589,6 +590,8 @@ interface Served {
   balancer?: LoadBalancer;
   /** The scratch database, for its transaction counts. */
   databaseUrl: string;
+  /** Clients sending commands at once (default BENCH_CLIENTS). */
+  clients?: number;
 }
 
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
@@ -618,8 +621,8 @@ async function databaseCommits(c: Client): Promise<number> {
   return Number(rows[0]?.commits);
 }
 
-async function commandsPhase({ port, apis, balancer, databaseUrl }: Served): Promise<CommandsResult> {
-  const connections = Array.from({ length: cfg.clients }, () => new Connection(port));
+async function commandsPhase({ port, apis, balancer, databaseUrl, clients = cfg.clients }: Served): Promise<CommandsResult> {
+  const connections = Array.from({ length: clients }, () => new Connection(port));
   // Create the matches, 16 at a time.
   const matches: LocalMatch[] = [];
   let next = 0;
@@ -718,18 +721,36 @@ async function commandsPhase({ port, apis, balancer, databaseUrl }: Served): Pro
 }
 
 // ---------------------------------------------------------------- 2b. several instances behind nginx
-const ROUTINGS: Routing[] = ['hashed', 'roundRobin', 'oneInstance'];
+/** The phases of 2b, named as the JSON line's suffixes (dbCpuPerCommandMsHashed, …). */
+type PhaseName = 'Hashed' | 'RoundRobin' | 'OneInstance' | 'OneInstanceEqualLoad';
+interface RoutedPhase {
+  name: PhaseName;
+  routing: Routing;
+  clients: number;
+}
+/**
+ * Each process batches the appends that arrive while its statement runs (APPENDS_IN_FLIGHT): N
+ * instances under the same clients see 1/N of them each and make smaller batches. The last phase
+ * gives one instance the clients one of N gets, to tell that apart from what routing costs.
+ */
+const routedPhases = (): RoutedPhase[] => [
+  { name: 'Hashed', routing: 'hashed', clients: cfg.clients },
+  { name: 'RoundRobin', routing: 'roundRobin', clients: cfg.clients },
+  { name: 'OneInstance', routing: 'oneInstance', clients: cfg.clients },
+  { name: 'OneInstanceEqualLoad', routing: 'oneInstance', clients: Math.max(1, Math.round(cfg.clients / cfg.instances)) },
+];
 
 interface InstancesResult {
-  phases: Record<Routing, CommandsResult>;
+  phases: Record<PhaseName, CommandsResult>;
   /** The slowest delivery, from a command's answer by one instance to a stream on another (ms). */
   liveAcrossInstancesMaxMs: number;
 }
 
 /**
  * `--instances N`: N apis on the bench's database behind nginx (docker/nginx/bismarck.conf), and the
- * commands phase through it three times: routed by match id, round robin, and to one instance only.
- * Each phase starts its own matches; the database's CPU per command tells what routing costs it.
+ * commands phase through it: routed by match id, round robin, to one instance only, and to one
+ * instance with 1/N of the clients. Each phase starts its own matches; the database's CPU per
+ * command tells what routing costs it.
  */
 async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
   // (When it cannot install nginx, it says so, and startLoadBalancer fails with nginx's error.)
@@ -737,9 +758,9 @@ async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
   const apis = await Promise.all(Array.from({ length: cfg.instances }, () => startApi(databaseUrl)));
   try {
     log(`instances: ${apis.map((a) => `pid ${a.child.pid} port ${a.port}`).join(', ')}`);
-    const phases = {} as Record<Routing, CommandsResult>;
+    const phases = {} as Record<PhaseName, CommandsResult>;
     let liveAcrossInstancesMaxMs = NaN;
-    for (const routing of ROUTINGS) {
+    for (const { name, routing, clients } of routedPhases()) {
       const balancer = await startLoadBalancer(routing, apis.map((a) => a.port));
       const [nginx] = balancer.pids();
       running.set(nginx, 'SIGTERM');
@@ -748,13 +769,13 @@ async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
           liveAcrossInstancesMaxMs = await liveAcrossInstances(apis, balancer.port);
           log(`live across instances: every event appended through one instance reached a stream on another and one through nginx, the slowest in ${round(liveAcrossInstancesMaxMs, 1)} ms`);
         }
-        const r = await commandsPhase({ port: balancer.port, apis, balancer, databaseUrl });
+        const r = await commandsPhase({ port: balancer.port, apis, balancer, databaseUrl, clients });
         log(
-          `commands through nginx, ${routing}: ${Math.round(r.commandsPerSecond)}/s, play p99 ${round(r.p99Ms, 2)} ms, ` +
+          `commands through nginx, ${name} (${clients} clients): ${Math.round(r.commandsPerSecond)}/s, play p99 ${round(r.p99Ms, 2)} ms, ` +
             `database ${round(r.dbCpuPerCommandMs, 3)} ms of CPU and ${round(r.dbCommitsPerCommand, 3)} commits per command, ` +
             `nginx ${round(r.nginxCpuPerCommandMs, 3)} ms of CPU`,
         );
-        phases[routing] = r;
+        phases[name] = r;
       } finally {
         await balancer.stop();
         running.delete(nginx);
@@ -939,14 +960,11 @@ function rulesBench(): { matchesPerSecond: number; matchesPerCpuSecond: number }
 }
 
 // ---------------------------------------------------------------- main
-const SUFFIX: Record<Routing, string> = { hashed: 'Hashed', roundRobin: 'RoundRobin', oneInstance: 'OneInstance' };
-
 /** The JSON line's fields of 2b: per routing, e.g. dbCpuPerCommandMsHashed. */
 function instancesFields({ phases, liveAcrossInstancesMaxMs }: InstancesResult): Record<string, number> {
   const fields: Record<string, number> = { instances: cfg.instances };
-  for (const routing of ROUTINGS) {
-    const r = phases[routing];
-    const x = SUFFIX[routing];
+  for (const { name: x } of routedPhases()) {
+    const r = phases[x];
     fields[`dbCpuPerCommandMs${x}`] = round(r.dbCpuPerCommandMs, 3);
     fields[`commandsPerSecond${x}`] = Math.round(r.commandsPerSecond);
     fields[`p99Ms${x}`] = round(r.p99Ms, 2);
@@ -955,17 +973,19 @@ function instancesFields({ phases, liveAcrossInstancesMaxMs }: InstancesResult):
     fields[`dbCommitsPerCommand${x}`] = round(r.dbCommitsPerCommand, 3);
   }
   // The target: hash routing costs the database within 10 % of one instance.
-  fields.dbCpuHashedToOneInstance = round(phases.hashed.dbCpuPerCommandMs / phases.oneInstance.dbCpuPerCommandMs, 3);
-  fields.dbCpuRoundRobinToOneInstance = round(phases.roundRobin.dbCpuPerCommandMs / phases.oneInstance.dbCpuPerCommandMs, 3);
+  const toOne = (name: PhaseName, one: PhaseName = 'OneInstance'): number => round(phases[name].dbCpuPerCommandMs / phases[one].dbCpuPerCommandMs, 3);
+  fields.dbCpuHashedToOneInstance = toOne('Hashed');
+  fields.dbCpuRoundRobinToOneInstance = toOne('RoundRobin');
+  fields.dbCpuHashedToOneInstanceEqualLoad = toOne('Hashed', 'OneInstanceEqualLoad');
   fields.liveAcrossInstancesMaxMs = round(liveAcrossInstancesMaxMs, 1);
   return fields;
 }
 
 function instancesTable({ phases }: InstancesResult, rawPerSecond: number): Record<string, Record<string, number | string>> {
   const rows: Record<string, Record<string, number | string>> = {};
-  for (const routing of ROUTINGS) {
-    const r = phases[routing];
-    rows[`commands through nginx, ${cfg.instances} instances, ${routing}`] = {
+  for (const { name, clients } of routedPhases()) {
+    const r = phases[name];
+    rows[`commands through nginx, ${cfg.instances} instances, ${name}, ${clients} clients`] = {
       perSecond: Math.round(r.commandsPerSecond),
       p50Ms: round(r.p50Ms, 2),
       p99Ms: round(r.p99Ms, 2),
