@@ -6,6 +6,13 @@
 //                    against the api in its own process (node dist/apps/api/src/main.js, PORT=0),
 //                    over many seeded matches. The client folds every match locally with the rules
 //                    engine (it knows each deck: shuffleDeck(seed, version + 1)), so it needs no GET.
+//   2b. instances    with --instances N (N >= 2, DATABASE_URL required): N apis on the same database
+//                    behind nginx (docker/nginx/bismarck.conf, bench/load-balancer.ts; installed by
+//                    scripts/ensure-nginx.sh), and phase 2 through it: routed by match id (hash),
+//                    round robin, to one instance only, and to one instance with 1/N of the clients
+//                    (the load each instance gets), for the database's CPU and commits per command of
+//                    each. First it checks that a live stream on one instance (and one through nginx)
+//                    receives what is appended through another, and fails otherwise.
 //   3. memory        the api's resident set (/proc/<pid>/status VmRSS) with all those matches in progress.
 //      floor         an empty Nest + Express POST route with a class-validator DTO (bench/floor-app.ts)
 //                    under the same clients: the highest rate the HTTP layer alone allows here.
@@ -17,7 +24,7 @@
 // target database is never written. Without it, an in-memory embedded PGlite (smaller default sizes).
 // Traffic goes to 127.0.0.1 only. The last line of the output is one JSON object.
 //
-// Sizes (env or --flag=value): BENCH_SECONDS (commands phase, 20), BENCH_WARMUP_SECONDS (3),
+// Sizes (env, --flag=value or --flag value): BENCH_INSTANCES (0: none), BENCH_SECONDS (commands phase, 20), BENCH_WARMUP_SECONDS (3),
 // BENCH_CLIENTS (16), BENCH_MATCHES (1000), BENCH_RAW_SECONDS (8), BENCH_FLOOR_SECONDS (5; 0 skips), BENCH_EVENTS (500000; 100000
 // embedded), BENCH_RULES_SECONDS (3), BENCH_LOG_LEVEL (the api's LOG_LEVEL; default: LOG_LEVEL or info),
 // BENCH_POOL_SIZE (the api's DB_POOL_SIZE), BENCH_API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
@@ -47,15 +54,24 @@ import {
 } from '@bismarck/rules';
 import { postgresDataSourceOptions, runMigrationsLocked, startEmbeddedPostgres } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
+import { streamMatchEvents } from '@bismarck/client';
 import { foldOnto, projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt, UNBORN } from '@bismarck/projections';
+import { startLoadBalancer, type LoadBalancer, type Routing } from './load-balancer';
 
 // ---------------------------------------------------------------- configuration
-const flags = new Map(
-  process.argv.slice(2).flatMap((a) => {
-    const m = /^--([\w-]+)=(.*)$/.exec(a);
-    return m ? [[m[1].toLowerCase().replace(/-/g, '_'), m[2]] as const] : [];
-  }),
-);
+/** `--name=value` or `--name value` (npm run bench -- --instances 2). */
+function parseFlags(args: string[]): Map<string, string> {
+  const parsed = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--([\w-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!m) continue;
+    const value = m[2] ?? (args[i + 1]?.startsWith('--') === false ? args[++i] : undefined);
+    if (value === undefined) throw new Error(`--${m[1]} needs a value (--${m[1]}=value)`);
+    parsed.set(m[1].toLowerCase().replace(/-/g, '_'), value);
+  }
+  return parsed;
+}
+const flags = parseFlags(process.argv.slice(2));
 const setting = (name: string): string | undefined => flags.get(name.toLowerCase()) ?? process.env[`BENCH_${name.toUpperCase()}`];
 const num = (name: string, fallback: number): number => {
   const raw = setting(name);
@@ -83,7 +99,17 @@ const cfg = {
   /** Another build of the api to measure (e.g. an older commit's dist/apps/api/src/main.js), for A/B runs. */
   apiMain: setting('api_main'),
   timeoutSeconds: num('timeout_seconds', 900),
+  /** Api processes behind nginx for the routing comparison (2b); 0 runs none. */
+  instances: Math.round(num('instances', 0)),
 };
+function refuse(message: string): never {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+if (cfg.instances === 1) refuse('--instances needs 2 or more (the bench measures one instance anyway)');
+if (cfg.instances > 1 && embedded) {
+  refuse('--instances needs DATABASE_URL: the embedded database serves one process only (docs/operations.md), e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres');
+}
 
 const root = resolve(__dirname, '..', '..'); // dist/bench → the repository
 const log = (line: string): void => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -307,11 +333,29 @@ async function startApi(databaseUrl: string): Promise<Api> {
   return startServer(main, env, cfg.apiNodeArgs);
 }
 
+/**
+ * The bench's servers still running, with the signal that stops them at once: the watchdog sends it
+ * before it gives up (an api is killed; nginx is told to stop, so that its master stops its workers).
+ */
+const running = new Map<number, NodeJS.Signals>();
+// Even when the bench dies of an error it did not expect, it leaves no server behind.
+process.on('exit', () => {
+  for (const [pid, signal] of running) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone */
+    }
+  }
+});
+
 /** A node server in its own process, once it printed `listening on http://localhost:<port>`. */
 async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Api> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   // Its logs go into a pipe, as under a container runtime; the bench counts and drops them.
   const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.set(child.pid!, 'SIGKILL');
+  child.once('exit', () => running.delete(child.pid!));
   const api: Api = {
     child,
     port: 0,
@@ -371,11 +415,14 @@ class Connection {
       socket.on('data', (chunk: Buffer) => this.onData(chunk));
       socket.on('error', (e) => {
         fail(e);
+        if (this.socket !== socket) return;
         this.waiting?.fail(e);
         this.waiting = undefined;
       });
       socket.on('close', () => {
-        if (this.socket === socket) this.socket = undefined;
+        // A socket we let go after its `Connection: close` answer fails nothing.
+        if (this.socket !== socket) return;
+        this.socket = undefined;
         this.waiting?.fail(new Error('the api closed the connection'));
         this.waiting = undefined;
       });
@@ -397,6 +444,12 @@ class Connection {
     if (this.buffer.length < total) return;
     const body = this.buffer.toString('utf8', end + 4, total);
     this.buffer = this.buffer.subarray(total);
+    // nginx closes a client's connection after keepalive_requests (1,000) answers: the next request opens another.
+    if (/\r\nconnection: *close/i.test(head)) {
+      this.socket?.end();
+      this.socket = undefined;
+      this.buffer = Buffer.alloc(0);
+    }
     const waiting = this.waiting;
     this.waiting = undefined;
     let parsed: unknown = body;
@@ -519,14 +572,57 @@ interface CommandsResult {
   apiCpuPercent: number;
   apiSystemCpuShare: number;
   dbCpuPerCommandMs: number;
+  /** nginx's CPU (master and worker) per command; NaN without it. */
+  nginxCpuPerCommandMs: number;
+  /** Transactions committed per command: below 1 when appends are batched, above when commands need reads. */
+  dbCommitsPerCommand: number;
   benchCpuPerCommandMs: number;
   machineBusyPercent: number;
   benchCpuPercent: number;
   logBytesPerCommand: number;
 }
 
-async function commandsPhase(api: Api): Promise<CommandsResult> {
-  const connections = Array.from({ length: cfg.clients }, () => new Connection(api.port));
+/** Where the commands phase sends its requests, and the processes whose CPU and memory it counts. */
+interface Served {
+  /** An api's port, or nginx's in front of `apis`. */
+  port: number;
+  apis: Api[];
+  balancer?: LoadBalancer;
+  /** The scratch database, for its transaction counts. */
+  databaseUrl: string;
+  /** Clients sending commands at once (default BENCH_CLIENTS). */
+  clients?: number;
+}
+
+const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
+const apisCpu = (apis: Api[]): number => sum(apis.map((a) => processCpuSeconds(a.child.pid!)));
+const apisSystemCpu = (apis: Api[]): number => sum(apis.map((a) => processCpu(a.child.pid!).system));
+const balancerCpu = (lb: LoadBalancer | undefined): number => (lb ? sum(lb.pids().map(processCpuSeconds)) : NaN);
+
+/** The api's heap in use (from its /metrics), asked of the instance itself rather than through nginx. */
+async function heapUsedMbOf(api: Api): Promise<number> {
+  const c = new Connection(api.port);
+  try {
+    const metrics = await c.request('GET', '/metrics');
+    const heapUsed = /^nodejs_heap_size_used_bytes (\d+)/m.exec(String(metrics.body));
+    return heapUsed ? Number(heapUsed[1]) / 1048576 : NaN;
+  } finally {
+    c.close();
+  }
+}
+
+/**
+ * Transactions the database has committed so far (a batch of appends is one; so is a read).
+ * PostgreSQL's counters lag by up to a second; the lag is the same at both ends of a steady window,
+ * so their difference still counts one window's worth.
+ */
+async function databaseCommits(c: Client): Promise<number> {
+  const { rows } = await c.query<{ commits: string }>(`SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()`);
+  return Number(rows[0]?.commits);
+}
+
+async function commandsPhase({ port, apis, balancer, databaseUrl, clients = cfg.clients }: Served): Promise<CommandsResult> {
+  const connections = Array.from({ length: clients }, () => new Connection(port));
   // Create the matches, 16 at a time.
   const matches: LocalMatch[] = [];
   let next = 0;
@@ -567,30 +663,35 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
   // measured traffic is plays but for the deal, contract and lay-away between two deals.
   const warmupEnds = now() + cfg.warmupSeconds * 1000;
   while (now() < warmupEnds || matches.some((m) => !m.playing)) await sleep(100);
-  const logBytes0 = api.logBytes;
-  const apiCpu0 = processCpuSeconds(api.child.pid!);
-  const apiSystem0 = processCpu(api.child.pid!).system;
+  const logBytes0 = sum(apis.map((a) => a.logBytes));
+  const apiCpu0 = apisCpu(apis);
+  const apiSystem0 = apisSystemCpu(apis);
+  const balancerCpu0 = balancerCpu(balancer);
   const benchCpu0 = process.cpuUsage();
   const machine0 = cpuTimes();
+  const stats = new Client({ connectionString: databaseUrl });
+  await stats.connect();
+  const commits0 = await databaseCommits(stats);
   const dbCpu0 = databaseCpu();
   measuring = true;
   const started = now();
   await sleep(cfg.seconds * 1000);
   measuring = false;
   const elapsed = (now() - started) / 1000;
-  const apiCpu = processCpuSeconds(api.child.pid!) - apiCpu0;
-  const apiSystem = processCpu(api.child.pid!).system - apiSystem0;
+  const apiCpu = apisCpu(apis) - apiCpu0;
+  const apiSystem = apisSystemCpu(apis) - apiSystem0;
+  const nginxCpu = balancerCpu(balancer) - balancerCpu0;
   const benchCpuUsed = process.cpuUsage(benchCpu0);
   const machine1 = cpuTimes();
   const dbCpu = databaseCpuSince(dbCpu0);
-  const logBytes = api.logBytes - logBytes0;
+  const commits1 = await databaseCommits(stats);
+  await stats.end();
+  const logBytes = sum(apis.map((a) => a.logBytes)) - logBytes0;
   stop = true;
   await Promise.all(workers);
-  const rssMb = rssMbOf(api.child.pid!);
-  const metrics = await connections[0].request('GET', '/metrics');
-  const heapUsed = /^nodejs_heap_size_used_bytes (\d+)/m.exec(String(metrics.body));
-  const heapUsedMb = heapUsed ? Number(heapUsed[1]) / 1048576 : NaN;
   for (const c of connections) c.close();
+  const rssMb = sum(apis.map((a) => rssMbOf(a.child.pid!)));
+  const heapUsedMb = sum(await Promise.all(apis.map(heapUsedMbOf)));
   const inProgress = ready.filter((m) => m.state.status !== 'finished').length;
   const sorted = Float64Array.from(playMs).sort();
   return {
@@ -610,11 +711,129 @@ async function commandsPhase(api: Api): Promise<CommandsResult> {
     apiCpuPercent: (apiCpu / elapsed) * 100,
     apiSystemCpuShare: apiSystem / apiCpu,
     dbCpuPerCommandMs: (dbCpu * 1000) / commands,
+    nginxCpuPerCommandMs: (nginxCpu * 1000) / commands,
+    dbCommitsPerCommand: (commits1 - commits0) / commands,
     benchCpuPerCommandMs: ((benchCpuUsed.user + benchCpuUsed.system) / 1e3) / commands,
     machineBusyPercent: ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100,
     benchCpuPercent: ((benchCpuUsed.user + benchCpuUsed.system) / 1e6 / elapsed) * 100,
     logBytesPerCommand: logBytes / commands,
   };
+}
+
+// ---------------------------------------------------------------- 2b. several instances behind nginx
+/** The phases of 2b, named as the JSON line's suffixes (dbCpuPerCommandMsHashed, …). */
+type PhaseName = 'Hashed' | 'RoundRobin' | 'OneInstance' | 'OneInstanceEqualLoad';
+interface RoutedPhase {
+  name: PhaseName;
+  routing: Routing;
+  clients: number;
+}
+/**
+ * Each process batches the appends that arrive while its statement runs (APPENDS_IN_FLIGHT): N
+ * instances under the same clients see 1/N of them each and make smaller batches. The last phase
+ * gives one instance the clients one of N gets, to tell that apart from what routing costs.
+ */
+const routedPhases = (): RoutedPhase[] => [
+  { name: 'Hashed', routing: 'hashed', clients: cfg.clients },
+  { name: 'RoundRobin', routing: 'roundRobin', clients: cfg.clients },
+  { name: 'OneInstance', routing: 'oneInstance', clients: cfg.clients },
+  { name: 'OneInstanceEqualLoad', routing: 'oneInstance', clients: Math.max(1, Math.round(cfg.clients / cfg.instances)) },
+];
+
+interface InstancesResult {
+  phases: Record<PhaseName, CommandsResult>;
+  /** The slowest delivery, from a command's answer by one instance to a stream on another (ms). */
+  liveAcrossInstancesMaxMs: number;
+}
+
+/**
+ * `--instances N`: N apis on the bench's database behind nginx (docker/nginx/bismarck.conf), and the
+ * commands phase through it: routed by match id, round robin, to one instance only, and to one
+ * instance with 1/N of the clients. Each phase starts its own matches; the database's CPU per
+ * command tells what routing costs it.
+ */
+async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
+  // (When it cannot install nginx, it says so, and startLoadBalancer fails with nginx's error.)
+  spawnSync('bash', [join(root, 'scripts/ensure-nginx.sh')], { stdio: ['ignore', 2, 2] });
+  const apis = await Promise.all(Array.from({ length: cfg.instances }, () => startApi(databaseUrl)));
+  try {
+    log(`instances: ${apis.map((a) => `pid ${a.child.pid} port ${a.port}`).join(', ')}`);
+    const phases = {} as Record<PhaseName, CommandsResult>;
+    let liveAcrossInstancesMaxMs = NaN;
+    for (const { name, routing, clients } of routedPhases()) {
+      const balancer = await startLoadBalancer(routing, apis.map((a) => a.port));
+      const [nginx] = balancer.pids();
+      running.set(nginx, 'SIGTERM');
+      try {
+        if (routing === 'hashed') {
+          liveAcrossInstancesMaxMs = await liveAcrossInstances(apis, balancer.port);
+          log(`live across instances: every event appended through one instance reached a stream on another and one through nginx, the slowest in ${round(liveAcrossInstancesMaxMs, 1)} ms`);
+        }
+        const r = await commandsPhase({ port: balancer.port, apis, balancer, databaseUrl, clients });
+        log(
+          `commands through nginx, ${name} (${clients} clients): ${Math.round(r.commandsPerSecond)}/s, play p99 ${round(r.p99Ms, 2)} ms, ` +
+            `database ${round(r.dbCpuPerCommandMs, 3)} ms of CPU and ${round(r.dbCommitsPerCommand, 3)} commits per command, ` +
+            `nginx ${round(r.nginxCpuPerCommandMs, 3)} ms of CPU`,
+        );
+        phases[name] = r;
+      } finally {
+        await balancer.stop();
+        running.delete(nginx);
+      }
+    }
+    return { phases, liveAcrossInstancesMaxMs };
+  } finally {
+    await Promise.all(apis.map((a) => a.stop()));
+  }
+}
+
+/**
+ * A live stream opened on one instance, and one opened through nginx, receive every event appended
+ * through another instance, in order, once each (LISTEN/NOTIFY on a real server): the bench fails
+ * otherwise. Returns the slowest delivery after the command's answer.
+ */
+async function liveAcrossInstances(apis: Api[], balancerPort: number): Promise<number> {
+  const [writer, reader] = apis;
+  const connection = new Connection(writer.port);
+  const request: Request = (...a) => connection.request(...a);
+  const match = await createMatch(request, -1);
+  const controller = new AbortController();
+  const streams = [
+    { name: `a stream on instance 2 (port ${reader.port})`, base: `http://127.0.0.1:${reader.port}` },
+    { name: 'a stream through nginx', base: `http://127.0.0.1:${balancerPort}` },
+  ].map((s) => ({ ...s, received: [] as { version: number; at: number }[] }));
+  const reading = streams.map(async (s) => {
+    try {
+      for await (const e of streamMatchEvents(s.base, match.id, { signal: controller.signal, reconnect: false })) s.received.push({ version: e.version, at: now() });
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    }
+  });
+  let slowest = 0;
+  try {
+    for (let i = 0; i < 12; i++) {
+      await step(request, match);
+      const answered = now();
+      for (const s of streams) {
+        while (s.received.at(-1)?.version !== match.version) {
+          if (now() - answered > 5000) {
+            throw new Error(`${s.name} did not receive version ${match.version} of ${match.id}, appended through instance 1, within 5 s (it has ${s.received.length} events)`);
+          }
+          await sleep(2);
+        }
+        slowest = Math.max(slowest, s.received.at(-1)!.at - answered);
+      }
+    }
+  } finally {
+    controller.abort();
+    await Promise.allSettled(reading);
+    connection.close();
+  }
+  for (const s of streams) {
+    const versions = s.received.map((r) => r.version);
+    if (versions.some((v, i) => v !== i + 1)) throw new Error(`${s.name} received versions ${versions.join(',')}: not 1…${match.version} once each, in order`);
+  }
+  return slowest;
 }
 
 // ---------------------------------------------------------------- 3. the HTTP layer's own floor
@@ -741,6 +960,41 @@ function rulesBench(): { matchesPerSecond: number; matchesPerCpuSecond: number }
 }
 
 // ---------------------------------------------------------------- main
+/** The JSON line's fields of 2b: per routing, e.g. dbCpuPerCommandMsHashed. */
+function instancesFields({ phases, liveAcrossInstancesMaxMs }: InstancesResult): Record<string, number> {
+  const fields: Record<string, number> = { instances: cfg.instances };
+  for (const { name: x } of routedPhases()) {
+    const r = phases[x];
+    fields[`dbCpuPerCommandMs${x}`] = round(r.dbCpuPerCommandMs, 3);
+    fields[`commandsPerSecond${x}`] = Math.round(r.commandsPerSecond);
+    fields[`p99Ms${x}`] = round(r.p99Ms, 2);
+    fields[`apiCpuPerCommandMs${x}`] = round(r.apiCpuPerCommandMs, 3);
+    fields[`nginxCpuPerCommandMs${x}`] = round(r.nginxCpuPerCommandMs, 3);
+    fields[`dbCommitsPerCommand${x}`] = round(r.dbCommitsPerCommand, 3);
+  }
+  // The target: hash routing costs the database within 10 % of one instance.
+  const toOne = (name: PhaseName, one: PhaseName = 'OneInstance'): number => round(phases[name].dbCpuPerCommandMs / phases[one].dbCpuPerCommandMs, 3);
+  fields.dbCpuHashedToOneInstance = toOne('Hashed');
+  fields.dbCpuRoundRobinToOneInstance = toOne('RoundRobin');
+  fields.dbCpuHashedToOneInstanceEqualLoad = toOne('Hashed', 'OneInstanceEqualLoad');
+  fields.liveAcrossInstancesMaxMs = round(liveAcrossInstancesMaxMs, 1);
+  return fields;
+}
+
+function instancesTable({ phases }: InstancesResult, rawPerSecond: number): Record<string, Record<string, number | string>> {
+  const rows: Record<string, Record<string, number | string>> = {};
+  for (const { name, clients } of routedPhases()) {
+    const r = phases[name];
+    rows[`commands through nginx, ${cfg.instances} instances, ${name}, ${clients} clients`] = {
+      perSecond: Math.round(r.commandsPerSecond),
+      p50Ms: round(r.p50Ms, 2),
+      p99Ms: round(r.p99Ms, 2),
+      ratio: round(r.commandsPerSecond / rawPerSecond, 3),
+    };
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const load0 = loadAverage();
@@ -750,7 +1004,7 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
   const watchdog = setTimeout(() => {
     log(`gave up after ${cfg.timeoutSeconds} s`);
-    api?.child.kill('SIGKILL');
+    for (const [pid, signal] of running) process.kill(pid, signal);
     void target.drop().finally(() => process.exit(2));
   }, cfg.timeoutSeconds * 1000);
   watchdog.unref();
@@ -769,10 +1023,12 @@ async function main(): Promise<void> {
     await sleep(500);
     const rssIdleMb = rssMbOf(api.child.pid!);
     log(`api: pid ${api.child.pid}, port ${api.port}; commands for ${cfg.seconds} s after ${cfg.warmupSeconds} s warm-up`);
-    const cmd = await commandsPhase(api);
+    const cmd = await commandsPhase({ port: api.port, apis: [api], databaseUrl: target.url });
     log(`commands: ${Math.round(cmd.commandsPerSecond)}/s, play p50 ${round(cmd.p50Ms, 2)} ms, p99 ${round(cmd.p99Ms, 2)} ms, rss ${round(cmd.rssMb)} MB`);
     await api.stop();
     api = undefined;
+
+    const instances = cfg.instances > 1 ? await instancesPhase(target.url) : undefined;
 
     const floor = cfg.floorSeconds > 0 ? await floorPhase() : undefined;
     if (floor) log(`an empty Nest POST route: ${Math.round(floor.perSecond)}/s, ${round(floor.cpuPerRequestMs, 3)} ms of CPU per request (${round(floor.cpuPercent)}% of a core)`);
@@ -824,16 +1080,19 @@ async function main(): Promise<void> {
       nestFloorCpuPerRequestMs: floor ? round(floor.cpuPerRequestMs, 3) : null,
       nestFloorCpuPercent: floor ? round(floor.cpuPercent) : null,
       nestFloorRatio: floor ? round(floor.perSecond / raw.perSecond, 3) : null,
+      floorShare: floor ? round(cmd.commandsPerSecond / floor.perSecond, 3) : null,
       commands: cmd.commands,
       commandSeconds: round(cmd.seconds, 1),
       apiCpuPerCommandMs: round(cmd.apiCpuPerCommandMs, 3),
       apiCpuPercent: round(cmd.apiCpuPercent),
       apiSystemCpuShare: round(cmd.apiSystemCpuShare, 2),
       dbCpuPerCommandMs: round(cmd.dbCpuPerCommandMs, 3),
+      dbCommitsPerCommand: round(cmd.dbCommitsPerCommand, 3),
       benchCpuPerCommandMs: round(cmd.benchCpuPerCommandMs, 3),
       benchClientCpuPercent: round(cmd.benchCpuPercent),
       machineBusyPercent: round(cmd.machineBusyPercent),
       logBytesPerCommand: round(cmd.logBytesPerCommand),
+      ...(instances ? instancesFields(instances) : {}),
       rssMb: round(cmd.rssMb, 1),
       rssIdleMb: round(rssIdleMb, 1),
       heapUsedMb: round(cmd.heapUsedMb, 1),
@@ -861,6 +1120,7 @@ async function main(): Promise<void> {
       'read the log in commit order (pg)': { perSecond: result.rawReadPerSecond, p50Ms: '', p99Ms: '', ratio: 1 },
       'rebuild every projection': { perSecond: result.rebuildEventsPerSecond, p50Ms: '', p99Ms: '', ratio: result.rebuildRatio },
       'rules: random matches': { perSecond: result.rulesMatchesPerSecond, p50Ms: '', p99Ms: '', ratio: '' },
+      ...(instances ? instancesTable(instances, raw.perSecond) : {}),
     });
     console.log(
       `api rss ${result.rssMb} MB with ${result.matchesInProgress} matches in progress; api cpu ${result.apiCpuPerCommandMs} ms/command ` +

@@ -21,6 +21,8 @@ async function withEnv(env: Record<string, string>, start: () => Promise<TestApp
 let limited: TestApp;
 let open: TestApp;
 let bounded: TestApp;
+let proxied: TestApp;
+let unproxied: TestApp;
 beforeAll(async () => {
   const db = await createTestDatabase({ migrations: [] });
   limited = await withEnv({ RATE_LIMIT_PER_TOKEN: '5', RATE_LIMIT_PER_ADDRESS: '12', RATE_LIMIT_WINDOW_MS: '60000' }, () => startTestApp(db));
@@ -29,8 +31,12 @@ beforeAll(async () => {
     { RATE_LIMIT_CREATES_PER_ADDRESS: '3', STREAMS_PER_ADDRESS: '3', STREAMS_PER_TOKEN: '1', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' },
     () => startTestApp(db),
   );
+  proxied = await withEnv({ TRUST_PROXY: 'loopback', RATE_LIMIT_CREATES_PER_ADDRESS: '1' }, () => startTestApp(db));
+  unproxied = await withEnv({ RATE_LIMIT_CREATES_PER_ADDRESS: '1' }, () => startTestApp(db));
 }, 60_000);
 afterAll(async () => {
+  await unproxied?.stopApp();
+  await proxied?.stopApp();
   await bounded?.stopApp();
   await open?.stopApp();
   await limited?.close();
@@ -156,5 +162,18 @@ describe('bounded resources (here: 3 creations a minute, 3 streams per address, 
     const { ms, answer } = await closedAfter('POST /api/matches/00000000-0000-4000-8000-000000000000/seats/1/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"players":');
     expect(ms).toBeLessThan(4_000);
     expect(answer).toMatch(/^HTTP\/1\.1 408|^$/);
+  });
+});
+
+describe('behind a load balancer (TRUST_PROXY; here: 1 creation a minute per address)', () => {
+  const create = (t: TestApp, forwardedFor: string): Promise<number> =>
+    t.http().post('/api/matches').set('X-Forwarded-For', forwardedFor).send({ players: ['A', 'B', 'C'] }).then((r) => r.status);
+
+  it('with TRUST_PROXY=loopback, counts the client that X-Forwarded-For names, not the proxy', async () => {
+    expect([await create(proxied, '203.0.113.7'), await create(proxied, '203.0.113.7'), await create(proxied, '203.0.113.8')]).toEqual([201, 429, 201]);
+  });
+
+  it('without it, ignores X-Forwarded-For: a client cannot pick the address it is counted as', async () => {
+    expect([await create(unproxied, '203.0.113.7'), await create(unproxied, '203.0.113.8')]).toEqual([201, 429]);
   });
 });

@@ -20,6 +20,11 @@ export interface EdgeConfig {
   requestTimeoutMs: number;
   /** Origins allowed by CORS: null = CORS off (no headers), ['*'] = any origin. */
   corsOrigins: string[] | null;
+  /**
+   * Express's `trust proxy`: the proxies (a hop count, or addresses, subnets and names such as
+   * `loopback` or `uniquelocal`) whose X-Forwarded-For names the client the limits count; false: none.
+   */
+  trustProxy: false | number | string;
 }
 
 /** Read through Nest only, like appConfig: `@Inject(edgeConfig.KEY)` or `app.get(edgeConfig.KEY)`. */
@@ -36,5 +41,12 @@ export const edgeConfig = registerAs('edge', (): EdgeConfig => {
     headersTimeoutMs: envInteger('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: envInteger('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     corsOrigins: cors === '' ? null : cors.split(',').map((o) => o.trim()).filter(Boolean),
+    trustProxy: envTrustProxy(),
   };
 });
+
+function envTrustProxy(): false | number | string {
+  const raw = (process.env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}

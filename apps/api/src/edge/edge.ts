@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Server } from 'node:http';
 import type { EdgeConfig } from '../config/edge.config';
+import { SettingError } from '../config/env';
 import { rateLimiter } from './rate-limit';
 
 /**
@@ -10,6 +11,7 @@ import { rateLimiter } from './rate-limit';
  * the rate limits on /api. Called once from createApp, before the body parser.
  */
 export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void {
+  trustProxy(app, config.trustProxy);
   const cors = config.corsOrigins;
   // JSON answers need no content policy of their own; /docs (Swagger UI) and HTML pages keep theirs.
   app.use(precomputed(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: cors ? 'cross-origin' : 'same-origin' } })));
@@ -63,4 +65,17 @@ export function precomputed(middleware: (req: Request, res: Response, next: Next
     for (const [name, value] of set) res.setHeader(name, value);
     next();
   };
+}
+
+/**
+ * Behind a load balancer (docs/operations.md) every request comes from its address: with TRUST_PROXY
+ * the limits count the client that X-Forwarded-For names, as far back as the trusted proxies go.
+ */
+function trustProxy(app: NestExpressApplication, trusted: EdgeConfig['trustProxy']): void {
+  if (trusted === false) return;
+  try {
+    app.set('trust proxy', trusted);
+  } catch (error) {
+    throw new SettingError(`TRUST_PROXY must be a hop count or addresses, subnets and names (loopback, uniquelocal, …), got "${String(trusted)}": ${(error as Error).message}`);
+  }
 }
