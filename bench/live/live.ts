@@ -120,6 +120,15 @@ class Worker {
   }
 }
 
+/** The api's V8 heap (used, and reserved) and memory outside it, from its /metrics. */
+async function heapMb(port: number): Promise<{ used: number; total: number; external: number }> {
+  const c = new Connection(port);
+  const text = String((await c.request('GET', '/metrics')).body);
+  c.close();
+  const mb = (name: string): number => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
+  return { used: mb('nodejs_heap_size_used_bytes'), total: mb('nodejs_heap_size_total_bytes'), external: mb('nodejs_external_memory_bytes') };
+}
+
 const workersCpu = (workers: Worker[]): number => workers.reduce((s, w) => s + processCpuSeconds(w.child.pid!), 0);
 
 /** Sends the next command of the next idle match at `rate` per second until `stop`; notes acknowledgements when `acks` is set. */
@@ -193,6 +202,7 @@ async function main(): Promise<void> {
     const ws = workers.map((w) => w.worker);
     await sleep(3000);
     const rssStreamsIdleMb = rssMbOf(pid);
+    const heapIdle = await heapMb(api.port);
 
     const traffic: { stop: boolean; acks?: Record<number, number[]>; commands: number; late: number } = { stop: false, commands: 0, late: 0 };
     const driving = drive(api.port, matches, traffic);
@@ -207,6 +217,7 @@ async function main(): Promise<void> {
       await sleep(1000);
       rssMb = Math.max(rssMb, rssMbOf(pid));
     }
+    const heapLoaded = await heapMb(api.port);
     const acks = traffic.acks;
     traffic.acks = undefined;
     const to = wallMs();
@@ -243,6 +254,10 @@ async function main(): Promise<void> {
       rssIdleMb: round(rssIdleMb, 1),
       rssStartMb: round(rssStartMb, 1),
       rssStreamsIdleMb: round(rssStreamsIdleMb, 1),
+      heapUsedStreamsIdleMb: round(heapIdle.used, 1),
+      heapUsedMb: round(heapLoaded.used, 1),
+      heapTotalMb: round(heapLoaded.total, 1),
+      externalMb: round(heapLoaded.external, 1),
       kbPerStream: round(((rssStreamsIdleMb - rssIdleMb) * 1024) / cfg.streams, 1),
       apiCpuPerDeliveredEventMs: round((apiCpu * 1000) / delivered, 4),
       apiCpuPerCommandMs: round((apiCpu * 1000) / commands, 3),
