@@ -23,12 +23,14 @@ const range = (from: number, to: number): StoredEvent[] => LOG.slice(from - 1, t
 /** What a socket received; `backlog` stands for bytes the client has not read yet. */
 class FakeResponse {
   text = '';
+  writes = 0;
   backlog = 0;
   writableEnded = false;
   get writableLength(): number {
     return this.backlog;
   }
   write(chunk: string): boolean {
+    this.writes++;
     this.text += chunk;
     return true;
   }
@@ -113,6 +115,20 @@ describe('MatchChannel', () => {
     channel.deliver(range(26, 40));
     await settle();
     expect(res.versions()).toEqual(range(4, 40).map((e) => e.version));
+  });
+
+  it('writes events delivered together (a command and what follows it) in one write per stream, and only the missing ones to a stream part-way in', async () => {
+    const channel = channelAt(10, fakeStore().store);
+    const whole = open(1, 10);
+    const partWay = open(1, 12);
+    await channel.join(whole.stream);
+    await channel.join(partWay.stream);
+    channel.deliver(range(11, 14));
+    await settle();
+    expect(whole.res.writes).toBe(1);
+    expect(whole.res.versions()).toEqual([11, 12, 13, 14]);
+    expect(partWay.res.versions()).toEqual([13, 14]);
+    expect(partWay.res.text).toBe(whole.res.text.slice(whole.res.text.indexOf('id: 13\n')));
   });
 
   it('fills a gap in the feed from the log', async () => {

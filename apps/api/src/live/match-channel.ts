@@ -35,12 +35,15 @@ export class LiveStream {
     private readonly res: ServerResponse,
   ) {}
 
-  /** Writes the frame of `version` if it is the next one this stream needs; a reader too far behind is dropped. */
-  offer(version: number, frame: string, finished: boolean): void {
-    if (this.closed || version !== this.last + 1) return;
+  /**
+   * Writes the frames of versions `from` … `to` if `from` is the next one this stream needs; a reader
+   * too far behind is dropped.
+   */
+  offer(from: number, to: number, frames: string, finished: boolean): void {
+    if (this.closed || from !== this.last + 1) return;
     if (this.res.writableLength > MAX_BUFFERED_BYTES) return this.close();
-    this.res.write(frame);
-    this.last = version;
+    this.res.write(frames);
+    this.last = to;
     if (finished) this.close();
   }
 
@@ -155,7 +158,11 @@ export class MatchChannel {
         if (event.version <= this.now.version) continue;
         // A version the channel has not seen is missing in front of this one: the log has it.
         if (event.version > this.now.version + 1) await this.fill(event.version - 1);
-        if (event.version === this.now.version + 1) this.publish(event);
+        if (event.version !== this.now.version + 1) continue;
+        // With the events that follow it directly (the rest of its command, usually): one write per stream.
+        const run = [event];
+        while (this.pending.length > 0 && this.pending[0].version === run[run.length - 1].version + 1) run.push(this.pending.shift()!);
+        this.publish(run);
       }
     } catch (err) {
       this.fail(err);
@@ -168,20 +175,33 @@ export class MatchChannel {
   private async fill(until: number): Promise<void> {
     while (!this.closed && this.now!.version < until) {
       const page = await this.store.readStream(this.matchId, { after: this.now!.version, limit: Math.min(PAGE, until - this.now!.version) });
-      if (page.length === 0) return;
-      for (const event of page) if (event.version === this.now!.version + 1) this.publish(event);
+      const run = page.filter((event, i) => event.version === this.now!.version + 1 + i);
+      if (run.length === 0) return;
+      this.publish(run);
     }
   }
 
-  /** Folds one event, then writes it to every stream that waits for it: one frame per audience. */
-  private publish(stored: StoredEvent): void {
-    this.now = foldOnto(this.now!, [toDomainEvent(stored)]);
-    const finished = stored.type === 'MatchFinished';
+  /**
+   * Folds contiguous events (the channel's next versions), then writes them to every stream that waits
+   * for them: one frame per event per audience, each event redacted against the match as of itself.
+   */
+  private publish(run: readonly StoredEvent[]): void {
+    const folds: FoldedMatch[] = [];
+    for (const event of run) folds.push((this.now = foldOnto(this.now!, [toDomainEvent(event)])));
+    const first = run[0].version;
+    const last = run[run.length - 1].version;
+    // Nothing follows MatchFinished: it can only be the last of a run.
+    const finished = run[run.length - 1].type === 'MatchFinished';
     this.audiences.forEach((streams, audience) => {
       if (streams.size === 0) return;
-      let frame = frameOf(stored, AUDIENCES[audience], this.now!);
-      if (finished) frame += endFrame(stored.version);
-      for (const stream of streams) stream.offer(stored.version, frame, finished);
+      const frames = run.map((event, i) => frameOf(event, AUDIENCES[audience], folds[i]));
+      if (finished) frames[frames.length - 1] += endFrame(last);
+      const all = frames.join('');
+      for (const stream of streams) {
+        if (stream.last === first - 1) stream.offer(first, last, all, finished);
+        // Part-way into the run already (it read some of it from the log): the rest, frame by frame.
+        else for (let i = 0; i < run.length; i++) stream.offer(first + i, first + i, frames[i], finished && i === run.length - 1);
+      }
     });
   }
 
