@@ -81,10 +81,18 @@ export class EventStreamService implements OnModuleDestroy {
     for (const channel of this.channels.values()) channel.close();
   }
 
-  /** The match's channel, started on first use. */
-  private channelOf(matchId: string): Promise<MatchChannel> {
-    const channel = this.channels.get(matchId);
-    if (channel) return Promise.resolve(channel);
+  /** The match's channel, started on first use (again, if the one found closed while this waited). */
+  private async channelOf(matchId: string): Promise<MatchChannel> {
+    let channel: MatchChannel;
+    let attempts = 0;
+    do {
+      channel = this.channels.get(matchId) ?? (await this.started(matchId));
+    } while (channel.closed && ++attempts < 3);
+    // Still closed (a failing database): joining it sends `event: error`, and the client comes back.
+    return channel;
+  }
+
+  private started(matchId: string): Promise<MatchChannel> {
     let starting = this.starting.get(matchId);
     if (!starting) {
       starting = this.startChannel(matchId).finally(() => this.starting.delete(matchId));
