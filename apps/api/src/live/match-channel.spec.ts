@@ -1,0 +1,177 @@
+import type { ServerResponse } from 'node:http';
+import { mulberry32, playRandomMatch, shuffleDeck, type Viewer } from '@bismarck/rules';
+import type { EventStore, StoredEvent } from '@bismarck/event-store';
+import { foldOnto, storedEventView, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { LiveStream, MatchChannel, MAX_BUFFERED_BYTES } from './match-channel';
+
+// A whole quick match, as the log would hold it.
+const played = playRandomMatch({ schedule: 'quick' }, 0, { random: mulberry32(5), deck: (i) => shuffleDeck('channel-spec', i) });
+const LOG: StoredEvent[] = played.events.map((e, i) => ({
+  streamId: 'm',
+  version: i + 1,
+  type: e.type,
+  data: e.data,
+  metadata: {},
+  recordedAt: new Date(Date.UTC(2026, 0, 1, 12, 0, i)).toISOString(),
+  position: String(i + 1),
+  txId: String(i + 1),
+  hash: `h${i + 1}`,
+}));
+const foldedTo = (version: number): FoldedMatch => foldOnto(UNBORN, LOG.slice(0, version).map(toDomainEvent));
+const range = (from: number, to: number): StoredEvent[] => LOG.slice(from - 1, to);
+
+/** What a socket received; `backlog` stands for bytes the client has not read yet. */
+class FakeResponse {
+  text = '';
+  writes = 0;
+  backlog = 0;
+  writableEnded = false;
+  get writableLength(): number {
+    return this.backlog;
+  }
+  write(chunk: string): boolean {
+    this.writes++;
+    this.text += chunk;
+    return true;
+  }
+  end(): void {
+    this.writableEnded = true;
+  }
+  on(): this {
+    return this;
+  }
+  off(): this {
+    return this;
+  }
+  /** The versions received, in order. */
+  versions(): number[] {
+    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  }
+}
+
+/** A log read that can be held back, so that live events arrive while a stream catches up. */
+function fakeStore(): { store: EventStore; reads: number; hold: Promise<void> | undefined } {
+  const fake = {
+    reads: 0,
+    hold: undefined as Promise<void> | undefined,
+    store: {
+      readStream: async (_id: string, { after, limit }: { after: number; limit: number }) => {
+        fake.reads++;
+        await fake.hold;
+        return range(after + 1, Math.min(after + limit, LOG.length));
+      },
+    } as unknown as EventStore,
+  };
+  return fake;
+}
+
+const open = (viewer: Viewer, last: number) => {
+  const res = new FakeResponse();
+  return { res, stream: new LiveStream(viewer, last, res as unknown as ServerResponse) };
+};
+const settle = () => new Promise((r) => setImmediate(r));
+const channelAt = (version: number, store: EventStore) => {
+  const channel = new MatchChannel('m', store, { closed: () => undefined, failed: () => undefined });
+  channel.start(foldedTo(version));
+  return channel;
+};
+
+describe('MatchChannel', () => {
+  it('redacts and serialises each event once per audience, and each stream gets what GET …/events would show it', async () => {
+    const fake = fakeStore();
+    const channel = channelAt(10, fake.store);
+    const viewers: Viewer[] = ['spectator', 0, 'spectator', 1, 'spectator'];
+    const streams = viewers.map((v) => open(v, 10));
+    for (const s of streams) await channel.join(s.stream);
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      channel.deliver(range(11, 30));
+      await settle();
+      // Three audiences (spectators, seat 0, seat 1), not five streams.
+      expect(stringify).toHaveBeenCalledTimes(20 * 3);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(fake.reads).toBe(0);
+    streams.forEach(({ res }, i) => {
+      const expected = range(11, 30)
+        .map((e) => `id: ${e.version}\ndata: ${JSON.stringify(storedEventView(e, viewers[i], foldedTo(e.version)))}\n\n`)
+        .join('');
+      expect(res.text).toBe(expected);
+    });
+  });
+
+  it('a joining stream reads the log up to the channel, then follows live: no gap and no duplicate when live events come during the read', async () => {
+    const fake = fakeStore();
+    const channel = channelAt(20, fake.store);
+    let release!: () => void;
+    fake.hold = new Promise((r) => (release = r));
+    const { res, stream } = open(2, 3);
+    const joined = channel.join(stream);
+    channel.deliver(range(18, 25)); // 21–25 go live while the stream's read of 4–20 is held back
+    await settle();
+    release();
+    await joined;
+    channel.deliver(range(26, 40));
+    await settle();
+    expect(res.versions()).toEqual(range(4, 40).map((e) => e.version));
+  });
+
+  it('writes events delivered together (a command and what follows it) in one write per stream, and only the missing ones to a stream part-way in', async () => {
+    const channel = channelAt(10, fakeStore().store);
+    const whole = open(1, 10);
+    const partWay = open(1, 12);
+    await channel.join(whole.stream);
+    await channel.join(partWay.stream);
+    channel.deliver(range(11, 14));
+    await settle();
+    expect(whole.res.writes).toBe(1);
+    expect(whole.res.versions()).toEqual([11, 12, 13, 14]);
+    expect(partWay.res.versions()).toEqual([13, 14]);
+    expect(partWay.res.text).toBe(whole.res.text.slice(whole.res.text.indexOf('id: 13\n')));
+  });
+
+  it('fills a gap in the feed from the log', async () => {
+    const fake = fakeStore();
+    const channel = channelAt(5, fake.store);
+    const { res, stream } = open('spectator', 5);
+    await channel.join(stream);
+    channel.deliver(range(6, 7));
+    channel.deliver(range(12, 15)); // 8–11 never came from the feed
+    await settle();
+    expect(res.versions()).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(fake.reads).toBe(1);
+  });
+
+  it(`cuts off a reader with more than ${MAX_BUFFERED_BYTES} bytes unread; the others go on`, async () => {
+    const channel = channelAt(10, fakeStore().store);
+    const slow = open('spectator', 10);
+    const fast = open('spectator', 10);
+    await channel.join(slow.stream);
+    await channel.join(fast.stream);
+    channel.deliver(range(11, 12));
+    await settle();
+    slow.res.backlog = MAX_BUFFERED_BYTES + 1;
+    channel.deliver(range(13, 14));
+    await settle();
+    expect(slow.res.versions()).toEqual([11, 12]);
+    expect(slow.res.writableEnded).toBe(true);
+    expect(fast.res.versions()).toEqual([11, 12, 13, 14]);
+    expect(fast.res.writableEnded).toBe(false);
+  });
+
+  it('ends every stream after MatchFinished with an `end` event', async () => {
+    const last = LOG.length;
+    const channel = channelAt(last - 3, fakeStore().store);
+    const { res } = await (async () => {
+      const s = open(0, last - 3);
+      await channel.join(s.stream);
+      return s;
+    })();
+    channel.deliver(range(last - 2, last));
+    await settle();
+    expect(LOG[last - 1].type).toBe('MatchFinished');
+    expect(res.text.endsWith(`event: end\ndata: {"version":${last},"status":"finished"}\n\n`)).toBe(true);
+    expect(res.writableEnded).toBe(true);
+  });
+});

@@ -1,0 +1,235 @@
+import type { ServerResponse } from 'node:http';
+import type { Viewer } from '@bismarck/rules';
+import type { EventStore, StoredEvent } from '@bismarck/event-store';
+import { foldOnto, storedEventView, toDomainEvent, type FoldedMatch } from '@bismarck/projections';
+
+const PAGE = 500;
+/** Events waiting while the channel reads a gap from the log; past this the channel gives up (streams reconnect). */
+const MAX_PENDING = 10_000;
+/**
+ * Bytes a live stream may have waiting in its socket. A reader further behind is cut off rather than
+ * buffered without end; it reconnects with Last-Event-ID and reads the log.
+ */
+export const MAX_BUFFERED_BYTES = 64 * 1024;
+
+/** The four audiences of a match: what each seat may see, and what a spectator may see. */
+const AUDIENCES: readonly Viewer[] = [0, 1, 2, 'spectator'];
+const audienceOf = (viewer: Viewer): number => (viewer === 'spectator' ? 3 : viewer);
+
+/** One event as an SSE message, redacted for `viewer` against the match `now`. */
+const frameOf = (stored: StoredEvent, viewer: Viewer, now: FoldedMatch): string =>
+  `id: ${stored.version}\ndata: ${JSON.stringify(storedEventView(stored, viewer, now))}\n\n`;
+const endFrame = (version: number): string => `event: end\ndata: ${JSON.stringify({ version, status: 'finished' })}\n\n`;
+const ERROR_FRAME = `event: error\ndata: ${JSON.stringify({ code: 'INTERNAL_ERROR' })}\n\n`;
+
+/**
+ * One open stream: where it stands (`last`: the last version written) and its socket. It holds no
+ * copy of the match: the channel writes it the frames its audience shares.
+ */
+export class LiveStream {
+  closed = false;
+
+  constructor(
+    readonly viewer: Viewer,
+    public last: number,
+    private readonly res: ServerResponse,
+  ) {}
+
+  /**
+   * Writes the frames of versions `from` … `to` if `from` is the next one this stream needs; a reader
+   * too far behind is dropped.
+   */
+  offer(from: number, to: number, frames: string, finished: boolean): void {
+    if (this.closed || from !== this.last + 1) return;
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) return this.close();
+    this.res.write(frames);
+    this.last = to;
+    if (finished) this.close();
+  }
+
+  /** Writes the frames of versions last+1 … `newest` (a catch-up page) and waits while the socket drains. */
+  async send(chunk: string, newest: number, finished: boolean): Promise<void> {
+    if (this.closed || chunk === '') return;
+    const flowing = this.res.write(chunk);
+    this.last = newest;
+    if (finished) return this.close();
+    if (!flowing) await this.drained();
+  }
+
+  private drained(): Promise<void> {
+    return new Promise((done) => {
+      const go = (): void => {
+        this.res.off('drain', go).off('close', go);
+        done();
+      };
+      this.res.on('drain', go).on('close', go);
+    });
+  }
+
+  comment(text: string): void {
+    if (!this.closed) this.res.write(`: ${text}\n\n`);
+  }
+
+  /** The client reconnects with Last-Event-ID; nothing about the error (or the match) leaks here. */
+  fail(): void {
+    if (!this.closed) this.res.write(ERROR_FRAME);
+    this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.res.writableEnded) this.res.end();
+  }
+}
+
+/**
+ * A match's live streams in this process. The channel folds the match once as its events arrive,
+ * and redacts and serialises each event once per audience (each seat, spectators): that one frame
+ * is written to every stream of the audience that is at the version before it.
+ *
+ * No gap, no duplicate: a stream is written only the version after its `last`. A stream that joins
+ * (or falls behind) reads the log up to the channel's version, redacted for its viewer against the
+ * channel's fold; the next live event then follows it directly. An event delivered beyond the
+ * channel's version makes the channel read the missing ones from the log first.
+ */
+export class MatchChannel {
+  private now: FoldedMatch | undefined;
+  private readonly audiences: Set<LiveStream>[] = AUDIENCES.map(() => new Set());
+  private readonly pending: StoredEvent[] = [];
+  private running = false;
+  closed = false;
+
+  constructor(
+    readonly matchId: string,
+    private readonly store: EventStore,
+    private readonly hooks: { closed(): void; failed(err: unknown): void },
+  ) {}
+
+  get size(): number {
+    return this.audiences.reduce((n, streams) => n + streams.size, 0);
+  }
+
+  /** Starts publishing from the match as folded up to now (events delivered before this wait). */
+  start(now: FoldedMatch): void {
+    this.now = now;
+    void this.pump();
+  }
+
+  /** Events of this match from the feed, in version order (possibly with gaps or repeats). */
+  deliver(events: readonly StoredEvent[]): void {
+    if (this.closed) return;
+    this.pending.push(...events);
+    if (this.pending.length > MAX_PENDING) return this.fail(new Error(`${this.pending.length} events pending`));
+    void this.pump();
+  }
+
+  /** Adds a stream and sends it the log after its last version up to the channel's; live events follow. */
+  async join(stream: LiveStream): Promise<void> {
+    // A channel that failed meanwhile: the client reconnects and finds a new one.
+    if (this.closed) return stream.fail();
+    this.audiences[audienceOf(stream.viewer)].add(stream);
+    await this.catchUp(stream);
+  }
+
+  leave(stream: LiveStream): void {
+    this.audiences[audienceOf(stream.viewer)].delete(stream);
+  }
+
+  /** Writes a comment line to every stream (proxies keep a quiet connection open). */
+  comment(text: string): void {
+    for (const streams of this.audiences) for (const s of streams) s.comment(text);
+  }
+
+  /** Stops publishing (its last stream left, or the application shuts down). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending.length = 0;
+    this.hooks.closed();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.closed || !this.now) return;
+    this.running = true;
+    try {
+      while (!this.closed && this.pending.length > 0) {
+        const event = this.pending.shift()!;
+        if (event.version <= this.now.version) continue;
+        // A version the channel has not seen is missing in front of this one: the log has it.
+        if (event.version > this.now.version + 1) await this.fill(event.version - 1);
+        if (event.version !== this.now.version + 1) continue;
+        // With the events that follow it directly (the rest of its command, usually): one write per stream.
+        const run = [event];
+        while (this.pending.length > 0 && this.pending[0].version === run[run.length - 1].version + 1) run.push(this.pending.shift()!);
+        this.publish(run);
+      }
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Reads the log after the channel's version up to `until` and publishes it. */
+  private async fill(until: number): Promise<void> {
+    while (!this.closed && this.now!.version < until) {
+      const page = await this.store.readStream(this.matchId, { after: this.now!.version, limit: Math.min(PAGE, until - this.now!.version) });
+      const run = page.filter((event, i) => event.version === this.now!.version + 1 + i);
+      if (run.length === 0) return;
+      this.publish(run);
+    }
+  }
+
+  /**
+   * Folds contiguous events (the channel's next versions), then writes them to every stream that waits
+   * for them: one frame per event per audience, each event redacted against the match as of itself.
+   */
+  private publish(run: readonly StoredEvent[]): void {
+    const folds: FoldedMatch[] = [];
+    for (const event of run) folds.push((this.now = foldOnto(this.now!, [toDomainEvent(event)])));
+    const first = run[0].version;
+    const last = run[run.length - 1].version;
+    // Nothing follows MatchFinished: it can only be the last of a run.
+    const finished = run[run.length - 1].type === 'MatchFinished';
+    this.audiences.forEach((streams, audience) => {
+      if (streams.size === 0) return;
+      const frames = run.map((event, i) => frameOf(event, AUDIENCES[audience], folds[i]));
+      if (finished) frames[frames.length - 1] += endFrame(last);
+      const all = frames.join('');
+      for (const stream of streams) {
+        if (stream.last === first - 1) stream.offer(first, last, all, finished);
+        // Part-way into the run already (it read some of it from the log): the rest, frame by frame.
+        else for (let i = 0; i < run.length; i++) stream.offer(first + i, first + i, frames[i], finished && i === run.length - 1);
+      }
+    });
+  }
+
+  /** The log after the stream's last version, up to the channel's, redacted for its viewer. */
+  private async catchUp(stream: LiveStream): Promise<void> {
+    while (!stream.closed && !this.closed && stream.last < this.now!.version) {
+      const limit = Math.min(PAGE, this.now!.version - stream.last);
+      const page = await this.store.readStream(this.matchId, { after: stream.last, limit });
+      if (page.length === 0) return;
+      // Live events may have reached the stream while the page was read: go on from where it is now.
+      let chunk = '';
+      let newest = stream.last;
+      let finished = false;
+      for (const event of page) {
+        if (event.version !== newest + 1) continue;
+        chunk += frameOf(event, stream.viewer, this.now!);
+        newest = event.version;
+        if (event.type === 'MatchFinished') finished = true;
+      }
+      if (finished) chunk += endFrame(newest);
+      await stream.send(chunk, newest, finished);
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.closed) return;
+    this.close();
+    for (const streams of this.audiences) for (const s of streams) s.fail();
+    this.hooks.failed(err);
+  }
+}

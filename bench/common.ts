@@ -1,0 +1,340 @@
+// What the benches share: settings from flags or env, /proc readings, a scratch database, the api in
+// its own process, a lean HTTP/1.1 client, and seeded matches folded locally with the rules engine.
+// (bench/bench.ts predates this file and still has its own copies; it can import these instead.)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import { Client } from 'pg';
+import {
+  decide,
+  deckKey,
+  evolve,
+  initialState,
+  mulberry32,
+  randomCommand,
+  seatToAct,
+  shuffleDeck,
+  type Command,
+  type MatchOptions,
+  type MatchState,
+  type Seat,
+} from '@bismarck/rules';
+import { startEmbeddedPostgres } from '@bismarck/database';
+
+// ---------------------------------------------------------------- settings
+/** `--name=value` flags, then `<envPrefix>NAME` env: numbers ≥ 0 with a default. */
+export function benchSettings(envPrefix = 'BENCH_', argv: string[] = process.argv.slice(2)): { setting(name: string): string | undefined; num(name: string, fallback: number): number } {
+  const flags = new Map(
+    argv.flatMap((a) => {
+      const m = /^--([\w-]+)=(.*)$/.exec(a);
+      return m ? [[m[1].toLowerCase().replace(/-/g, '_'), m[2]] as const] : [];
+    }),
+  );
+  const setting = (name: string): string | undefined => flags.get(name.toLowerCase()) ?? process.env[`${envPrefix}${name.toUpperCase()}`];
+  const num = (name: string, fallback: number): number => {
+    const raw = setting(name);
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${envPrefix}${name.toUpperCase()} must be a number >= 0, got ${raw}`);
+    return value;
+  };
+  return { setting, num };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Milliseconds on a clock that every process on this machine shares (for latencies across processes). */
+export const wallMs = (): number => performance.timeOrigin + performance.now();
+export const round = (x: number, digits = 0): number => Number(x.toFixed(digits));
+export const percentile = (sorted: Float64Array, p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+export const logger =
+  (name: string) =>
+  (line: string): void =>
+    console.error(`[${name} ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+// ---------------------------------------------------------------- /proc
+/** CPU seconds (user + system) used by a process so far. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+export function rssMbOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+export function cpuTimes(): { busy: number; total: number } {
+  const [line] = readFileSync('/proc/stat', 'utf8').split('\n');
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = f[3] + (f[4] ?? 0);
+  return { busy: f.reduce((a, b) => a + b, 0) - idle, total: f.reduce((a, b) => a + b, 0) };
+}
+export const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** CPU seconds so far of the `postgres` processes serving `database` plus the server's own (no client). */
+export function postgresCpu(database: string): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (/\(\d+\)|\[local\]/.test(title) && !title.includes(` ${database} `)) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      /* gone */
+    }
+  }
+  return cpu;
+}
+
+// ---------------------------------------------------------------- database
+export interface Target {
+  url: string;
+  embedded: boolean;
+  /** The scratch database's name ('' embedded). */
+  database: string;
+  /** What the output says about where it ran. */
+  where: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const c = new Client({ connectionString: url });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A scratch database on the server of `serverUrl` (never the target itself), or an in-memory PGlite. */
+export async function openScratchDatabase(serverUrl: string | undefined, prefix: string): Promise<Target> {
+  if (serverUrl) {
+    const name = `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      embedded: false,
+      database: name,
+      where: `PostgreSQL at ${url.hostname}:${url.port || 5432}, scratch database ${name} (dropped at the end)`,
+      drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  }
+  const pg = await startEmbeddedPostgres({ dataDir: 'memory' });
+  return { url: pg.url, embedded: true, database: '', where: 'embedded PGlite (in memory; smaller default sizes)', drop: () => pg.stop() };
+}
+
+// ---------------------------------------------------------------- a server in its own process
+export interface Server {
+  child: ChildProcess;
+  port: number;
+  /** Bytes the server wrote to stdout and stderr (its logs). */
+  logBytes: number;
+  stop(): Promise<void>;
+}
+
+/** A node server in its own process, once it printed `listening on http://localhost:<port>`. */
+export async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cwd = process.cwd()): Promise<Server> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
+  // Its logs go into a pipe, as under a container runtime; the bench counts and drops them.
+  const child = spawn(process.execPath, [...nodeArgs, main], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const server: Server = {
+    child,
+    port: 0,
+    logBytes: 0,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  let head = '';
+  const listening = new Promise<number>((done, fail) => {
+    const onData = (chunk: Buffer): void => {
+      server.logBytes += chunk.length;
+      if (server.port === 0 && head.length < 100_000) {
+        head += chunk.toString('utf8');
+        const m = /listening on http:\/\/localhost:(\d+)/.exec(head);
+        if (m) done(Number(m[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => fail(new Error(`${main} exited before listening:\n${head.slice(-4000)}`)));
+    setTimeout(() => fail(new Error(`${main} did not start within 60 s:\n${head.slice(-4000)}`)), 60_000).unref();
+  });
+  try {
+    server.port = await listening;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return server;
+}
+
+// ---------------------------------------------------------------- a lean HTTP client
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * A lean HTTP/1.1 keep-alive client: one socket, one request at a time, answers read by
+ * Content-Length. node:http costs ~0.2 ms of CPU per request here, CPU the service then lacks.
+ */
+export class Connection {
+  private socket: Socket | undefined;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void } | undefined;
+
+  constructor(private readonly port: number) {}
+
+  private connect(): Promise<Socket> {
+    return new Promise((done, fail) => {
+      const socket = createConnection({ host: '127.0.0.1', port: this.port, noDelay: true }, () => done(socket));
+      socket.on('data', (chunk: Buffer) => this.onData(chunk));
+      socket.on('error', (e) => {
+        fail(e);
+        this.waiting?.fail(e);
+        this.waiting = undefined;
+      });
+      socket.on('close', () => {
+        if (this.socket === socket) this.socket = undefined;
+        this.waiting?.fail(new Error('the api closed the connection'));
+        this.waiting = undefined;
+      });
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0 || !this.waiting) return;
+    const head = this.buffer.toString('latin1', 0, end);
+    const m = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!m) {
+      this.waiting.fail(new Error(`an answer without Content-Length: ${head}`));
+      this.waiting = undefined;
+      return;
+    }
+    const total = end + 4 + Number(m[1]);
+    if (this.buffer.length < total) return;
+    const body = this.buffer.toString('utf8', end + 4, total);
+    this.buffer = this.buffer.subarray(total);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    let parsed: unknown = body;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      /* not JSON */
+    }
+    waiting.done({ status: Number(head.slice(9, 12)), body: parsed });
+  }
+
+  async request(method: string, path: string, token?: string, body?: unknown): Promise<Reply> {
+    this.socket ??= await this.connect();
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    let text = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+    if (token) text += `authorization: Bearer ${token}\r\n`;
+    if (payload) text += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
+    text += `\r\n${payload}`;
+    return new Promise((done, fail) => {
+      this.waiting = { done, fail };
+      this.socket!.write(text);
+    });
+  }
+
+  close(): void {
+    this.socket?.end();
+  }
+}
+
+// ---------------------------------------------------------------- seeded matches, folded here
+export interface LocalMatch {
+  id: string;
+  seed: string;
+  tokens: string[];
+  state: MatchState;
+  version: number;
+  random: () => number;
+}
+
+interface CreatedReply {
+  id: string;
+  version: number;
+  options: MatchOptions;
+  firstDealer: Seat;
+  seats: { seat: Seat; token: string }[];
+}
+
+export const PLAYERS: [string, string, string] = ['Astrid', 'Bjørn', 'Cecilia'];
+
+/** A seeded match created through HTTP and folded locally: the bench knows every deck it will deal. */
+export async function createSeededMatch(c: Connection, n: number, tag: string): Promise<LocalMatch> {
+  const seed = `${tag}-${process.pid}-${n}-${randomBytes(6).toString('hex')}`;
+  const reply = await c.request('POST', '/api/matches', undefined, { players: PLAYERS, seed });
+  if (reply.status !== 201) throw new Error(`create answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  const created = reply.body as CreatedReply;
+  const events = decide(
+    { type: 'createMatch', matchId: created.id, players: PLAYERS, options: created.options, firstDealer: created.firstDealer, seeded: true },
+    initialState(),
+  );
+  const state = events.reduce(evolve, initialState());
+  if (events.length !== created.version) throw new Error(`local fold of the creation is at ${events.length}, the service at ${created.version}`);
+  return { id: created.id, seed, tokens: created.seats.map((s) => s.token), state, version: events.length, random: mulberry32(n + 1) };
+}
+
+const ROUTE: Partial<Record<Command['type'], string>> = { deal: 'deal', chooseContract: 'contract', discard: 'discard', playCard: 'play' };
+
+function bodyOf(command: Command): unknown {
+  switch (command.type) {
+    case 'chooseContract':
+      return command.contract === 'trump' ? { contract: 'trump', trump: command.trump } : { contract: command.contract };
+    case 'discard':
+      return { cards: command.cards };
+    case 'playCard':
+      return { card: command.card };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The next legal command of a match, decided locally and sent through HTTP; the local fold moves on
+ * once the answer's version is the one expected. Answers when the answer came (`wallMs`).
+ */
+export async function playNext(c: Connection, m: LocalMatch): Promise<{ type: Command['type']; from: number; to: number; ackAt: number }> {
+  // The service deals a seeded match shuffleDeck(deckKey(seed, cut), stream version + 1) (docs/fairness.md).
+  const index = m.version + 1;
+  const cut = m.state.status === 'awaitingDeal' ? m.state.cut : null;
+  const command = randomCommand(m.state, { random: m.random, deck: () => shuffleDeck(deckKey(m.seed, cut), index) }, 0);
+  if (command === null) throw new Error(`match ${m.id} has nothing to do`);
+  const route = ROUTE[command.type];
+  if (route === undefined) throw new Error(`the bench cannot send ${command.type}`);
+  const events = decide(command, m.state);
+  const seat = seatToAct(m.state)!;
+  const reply = await c.request('POST', `/api/matches/${m.id}/${route}`, m.tokens[seat], bodyOf(command));
+  const ackAt = wallMs();
+  const expected = m.version + events.length;
+  if (reply.status !== 200 || (reply.body as { version: number }).version !== expected) {
+    throw new Error(`${command.type} on ${m.id} at ${m.version}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 500)} (expected version ${expected})`);
+  }
+  const from = m.version + 1;
+  m.state = events.reduce(evolve, m.state);
+  m.version = expected;
+  return { type: command.type, from, to: expected, ackAt };
+}
