@@ -25,6 +25,17 @@ export interface Setup {
   readonly counted: number;
   /** Bit s set when seat s plays to make `counted` take many tricks; the others play for few. */
   readonly maximisers: number;
+  /** The most nodes to expand before giving up (SolverBudgetExceeded). */
+  readonly maxNodes: number;
+}
+
+/** Thrown when a solve would expand more nodes than its budget allows; nothing is returned half-done. */
+export class SolverBudgetExceeded extends Error {
+  readonly code = 'SOLVER_BUDGET_EXCEEDED';
+  constructor(readonly maxNodes: number) {
+    super(`the solver expanded ${maxNodes} nodes without settling the position`);
+    this.name = 'SolverBudgetExceeded';
+  }
 }
 
 /** A legal card of the seat to play and the counted seat's tricks after it, each side playing its best. */
@@ -41,6 +52,7 @@ export interface Solution {
   readonly nodes: number;
 }
 
+const HISTORY_ROOM = 1 << 16;
 const STRIDE = 20; // room for the moves of one ply: at most 16 cards in a hand
 const MAX_PLIES = 52;
 
@@ -89,8 +101,11 @@ export class Search {
   private readonly mustTrump: boolean;
   private readonly counted: number;
   private readonly maximisers: number;
+  private readonly maxNodes: number;
   private readonly moves = new Int32Array((MAX_PLIES + 3) * STRIDE);
   private readonly scores = new Int32Array((MAX_PLIES + 3) * STRIDE);
+  /** How often each seat's card (seat * 64 + card) settled a node: ordering among moves the rules of thumb tie. */
+  private readonly history = new Int32Array(3 * 64);
   /** The card that settled the last node expanded (a cut-off), or -1. */
   private cutCard = -1;
   private nodes = 0;
@@ -107,14 +122,16 @@ export class Search {
     this.mustTrump = setup.mustTrump;
     this.counted = setup.counted;
     this.maximisers = setup.maximisers;
+    this.maxNodes = setup.maxNodes;
   }
 
   /** The value of the position and of every legal card of the seat to play. */
-  solve(): Solution {
+  solve(withCards: boolean): Solution {
     this.table.reset();
     const seat = this.toPlay();
     const left = this.handSize(seat);
     const tricks = this.bisect(0, left, (need) => this.reach(need));
+    if (!withCards) return { tricks, cards: [], nodes: this.nodes };
     const maxing = (this.maximisers >> seat) & 1;
     const cards: CardValue[] = [];
     const base = this.ply * STRIDE;
@@ -155,6 +172,7 @@ export class Search {
     if (need <= 0) return true;
     const left = this.handSize(this.leader);
     if (need > left) return false;
+    if (this.quickBound(need, left)) return this.quickAnswer;
     const k0 = this.suitKey(0);
     const k1 = this.suitKey(1);
     const k2 = this.suitKey(2);
@@ -180,9 +198,79 @@ export class Search {
     return ok;
   }
 
+  private quickAnswer = false;
+
+  /**
+   * Settles a lead without searching when the leader's sure tricks decide it: a leader that plays
+   * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash them, so
+   * they are a lower bound; a leader playing against the counted seat can cash its own, and the
+   * counted seat cannot win those, so they cap it. (Its partner counts as an opponent too: a partner
+   * forced to overtake would take the lead away.) True when settled (the answer in quickAnswer).
+   */
+  private quickBound(need: number, left: number): boolean {
+    const leader = this.leader;
+    const counted = this.counted;
+    const maxing = (this.maximisers >> leader) & 1;
+    if (maxing && leader === counted) {
+      if (this.sureTricks(leader) >= need) return (this.quickAnswer = true);
+    } else if (!maxing && leader !== counted) {
+      if (left - this.sureTricks(leader) < need) return !(this.quickAnswer = false);
+    }
+    return false;
+  }
+
+  /**
+   * Tricks `seat` can take in a row from the lead whatever the other two do: in each suit its
+   * cards above all of theirs (the whole suit once they run out), trumps first; a side suit only for as
+   * many rounds as every opponent still holding trumps can follow.
+   */
+  private sureTricks(seat: number): number {
+    const h = this.hands;
+    const trump = this.trump;
+    const a = (seat + 1) % 3;
+    const b = (seat + 2) % 3;
+    let trumpsA = 0;
+    let trumpsB = 0;
+    let total = 0;
+    if (trump >= 0) {
+      trumpsA = popcount(h[a * 4 + trump]);
+      trumpsB = popcount(h[b * 4 + trump]);
+      const won = this.suitRun(h[seat * 4 + trump], h[a * 4 + trump], h[b * 4 + trump]);
+      total += won;
+      const top = this.topRun;
+      trumpsA = Math.max(0, trumpsA - top);
+      trumpsB = Math.max(0, trumpsB - top);
+    }
+    for (let s = 0; s < 4; s++) {
+      if (s === trump) continue;
+      const mine = h[seat * 4 + s];
+      if (mine === 0) continue;
+      const ma = h[a * 4 + s];
+      const mb = h[b * 4 + s];
+      let won = this.suitRun(mine, ma, mb);
+      if (trumpsA > 0) won = Math.min(won, this.topRun, popcount(ma));
+      if (trumpsB > 0) won = Math.min(won, this.topRun, popcount(mb));
+      total += won;
+    }
+    return total;
+  }
+
+  /** Cards of `mine` above every card of the others' in the suit, left in topRun. */
+  private topRun = 0;
+
+  /** Tricks cashed in one suit with no ruffing: the top run, or the whole suit once the others run out. */
+  private suitRun(mine: number, other1: number, other2: number): number {
+    const others = other1 | other2;
+    const above = others === 0 ? mine : mine >>> (32 - Math.clz32(others)) << (32 - Math.clz32(others));
+    const top = popcount(above);
+    this.topRun = top;
+    if (top >= popcount(other1) && top >= popcount(other2)) return popcount(mine);
+    return top;
+  }
+
   /** Tries the seat to play's cards, best-looking first, until one settles the question. */
   private expand(need: number, tableBest: number): boolean {
-    this.nodes++;
+    if (++this.nodes > this.maxNodes) throw new SolverBudgetExceeded(this.maxNodes);
     const seat = this.toPlay();
     const base = this.ply * STRIDE;
     const n = this.generate(seat, base, tableBest);
@@ -191,6 +279,7 @@ export class Search {
       const card = this.moves[base + i];
       const ok = this.tryCard(seat, card, need);
       if (maxing ? ok : !ok) {
+        if (i > 0) this.history[seat * 64 + card] += 1;
         this.cutCard = card;
         return ok;
       }
@@ -320,7 +409,10 @@ export class Search {
         const card = s * 16 + r;
         this.moves[base + n] = card;
         this.scores[base + n] =
-          card === preferred ? 1 << 20 : led < 0 ? this.leadScore(seat, card, sep, maxing) : this.followScore(seat, card, winning, winner, maxing);
+          card === preferred
+            ? 1 << 30
+            : (led < 0 ? this.leadScore(seat, card, sep, maxing) : this.followScore(seat, card, winning, winner, maxing)) * HISTORY_ROOM +
+              Math.min(HISTORY_ROOM - 1, this.history[seat * 64 + card]);
         n++;
       }
     }

@@ -16,6 +16,7 @@ import {
   toCodes,
 } from '@bismarck/rules';
 import { Search } from './search';
+export { SolverBudgetExceeded } from './search';
 import { Table } from './table';
 
 /** A moment of a deal's card play, every hand face up. */
@@ -41,6 +42,13 @@ export interface SolveOptions {
    * for as few; 'fewest': the reverse. Default: 'fewest' in pass, 'most' otherwise.
    */
   readonly goal?: 'most' | 'fewest';
+  /** False: only the position's value is wanted (`cards` comes back empty), which is faster. Default true. */
+  readonly cards?: boolean;
+  /**
+   * The most positions to expand before giving up with SolverBudgetExceeded (a count, not a clock, so
+   * that the outcome does not depend on the machine). Default: no limit.
+   */
+  readonly maxNodes?: number;
 }
 
 export interface Solved {
@@ -76,9 +84,10 @@ export const solve = (position: Position, options: SolveOptions = {}): Solved =>
       mustTrump: position.mustTrump ?? false,
       counted: position.perspective,
       maximisers: goal === 'most' ? 1 << position.perspective : others,
+      maxNodes: options.maxNodes ?? Number.POSITIVE_INFINITY,
     },
     table,
-  ).solve();
+  ).solve(options.cards ?? true);
   const byCode = new Map(solution.cards.map(({ card, tricks }) => [toCode(card), tricks]));
   return {
     tricks: solution.tricks,
