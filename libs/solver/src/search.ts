@@ -130,7 +130,7 @@ export class Search {
     this.table.reset();
     const seat = this.toPlay();
     const left = this.handSize(seat);
-    const tricks = this.bisect(0, left, (need) => this.reach(need));
+    const tricks = this.valueNear(Math.round(left / 3), 0, left, (need) => this.reach(need));
     if (!withCards) return { tricks, cards: [], nodes: this.nodes };
     const maxing = (this.maximisers >> seat) & 1;
     const cards: CardValue[] = [];
@@ -138,22 +138,28 @@ export class Search {
     const n = this.generate(seat, base, -1);
     const representatives = Array.from(this.moves.subarray(base, base + n));
     for (const card of representatives) {
-      const value = maxing
-        ? this.bisect(0, tricks, (need) => this.tryCard(seat, card, need))
-        : this.bisect(tricks, left, (need) => this.tryCard(seat, card, need));
+      // a card is worth at most the position (for the seat playing it), and usually close to it
+      const test = (need: number) => this.tryCard(seat, card, need);
+      const value = maxing ? this.valueNear(tricks, 0, tricks, test) : this.valueNear(tricks, tricks, left, test);
       for (const same of this.equivalents(seat, card)) cards.push({ card: same, tricks: value });
     }
     return { tricks, cards, nodes: this.nodes };
   }
 
-  /** The largest `need` in lo..hi that passes `test`, given that lo passes. */
-  private bisect(lo: number, hi: number, test: (need: number) => boolean): number {
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (test(mid)) lo = mid;
-      else hi = mid - 1;
+  /**
+   * The largest `need` in lo..hi that passes `test` (lo is known to pass), stepping one trick at a time
+   * from `guess`: the null-window tests close to the answer are the costly ones, so a good guess saves
+   * the far ones a bisection would make.
+   */
+  private valueNear(guess: number, lo: number, hi: number, test: (need: number) => boolean): number {
+    let need = Math.min(hi, Math.max(lo + 1, guess));
+    if (lo >= hi) return lo;
+    if (test(need)) {
+      while (need < hi && test(need + 1)) need++;
+      return need;
     }
-    return lo;
+    while (need - 1 > lo && !test(need - 1)) need--;
+    return need - 1;
   }
 
   private toPlay(): number {
@@ -211,6 +217,13 @@ export class Search {
     const leader = this.leader;
     const counted = this.counted;
     const maxing = (this.maximisers >> leader) & 1;
+    if (this.trump >= 0) {
+      // A trump above every other seat's trumps wins the trick it falls in, whoever leads.
+      const boss = this.bossTrumps(counted);
+      if (boss >= need) return (this.quickAnswer = true);
+      const theirs = Math.max(this.bossTrumps((counted + 1) % 3), this.bossTrumps((counted + 2) % 3));
+      if (left - theirs < need) return !(this.quickAnswer = false);
+    }
     if (maxing && leader === counted) {
       if (this.sureTricks(leader) >= need) return (this.quickAnswer = true);
     } else if (!maxing && leader !== counted) {
@@ -253,6 +266,17 @@ export class Search {
       total += won;
     }
     return total;
+  }
+
+  /** The trumps of `seat` above every trump the other two hold. */
+  private bossTrumps(seat: number): number {
+    const h = this.hands;
+    const t = this.trump;
+    const mine = h[seat * 4 + t];
+    const others = h[((seat + 1) % 3) * 4 + t] | h[((seat + 2) % 3) * 4 + t];
+    if (others === 0) return popcount(mine);
+    const k = 32 - Math.clz32(others);
+    return popcount((mine >>> k) << k);
   }
 
   /** Cards of `mine` above every card of the others' in the suit, left in topRun. */
@@ -439,7 +463,8 @@ export class Search {
     const outcome = takes ? seat : winner;
     if (this.trickLength === 2) return (this.goodFor(maxing, outcome) ? 1000 : 0) - r;
     if (takes && this.goodFor(maxing, seat)) return 500 + r;
-    if (!takes && this.goodFor(maxing, winner)) return 400 - r;
+    // ducking: a seat that wants the trick to go elsewhere keeps its low cards for later
+    if (!takes && this.goodFor(maxing, winner)) return this.goodFor(maxing, seat) ? 400 - r : 400 + r;
     return -r;
   }
 
