@@ -7,73 +7,64 @@
 // lets one entry serve many positions (the bridge solvers' "relative ranks").
 //
 // Entries hold bounds on the tricks the counted seat takes from that position, and the best lead
-// found there (a suit and how many held cards of that suit rank above it). Typed arrays, one slot per
-// hash (always replace), and a generation number so that a new solve ignores the last one's entries
-// without clearing 24 MB.
+// found there (a suit and how many held cards of that suit rank above it). One slot per hash (always
+// replace), eight 32-bit words a slot so that a probe touches one cache line, and a generation number
+// so that a new solve ignores the last one's entries without clearing 32 MB.
 
 const BITS = 20;
 const SIZE = 1 << BITS;
+const STRIDE = 8; // k0 k1 k2 k3, generation << 2 | leader, bounds, two words unused (alignment)
 const EMPTY_BEST = 0xff;
 
 export class Table {
-  private readonly keys = new Int32Array(SIZE * 4);
-  /** generation (bits 2..) and leader (bits 0..1) */
-  private readonly meta = new Int32Array(SIZE);
-  /** lower bound (bits 0..4), upper bound (bits 5..9), best lead (bits 10..17) */
-  private readonly bounds = new Int32Array(SIZE);
+  private readonly slots = new Int32Array(SIZE * STRIDE);
   private generation = 0;
 
   /** Starts a new search: forgets every entry (they were made for another trump or other seats). */
   reset(): void {
-    this.generation = (this.generation + 1) & 0x3fffffff;
+    this.generation = (this.generation + 1) & 0x1fffffff;
     if (this.generation === 0) {
-      this.meta.fill(0);
+      this.slots.fill(0);
       this.generation = 1;
     }
   }
 
-  /** The slot of a position (where it is, or would be, stored). */
+  /** Where a position is, or would be, stored. */
   slotOf(k0: number, k1: number, k2: number, k3: number, leader: number): number {
     let h = Math.imul(k0 ^ (leader << 27), 0x9e3779b1);
     h = Math.imul(h ^ k1 ^ (h >>> 15), 0x85ebca77);
     h = Math.imul(h ^ k2 ^ (h >>> 13), 0xc2b2ae3d);
     h = Math.imul(h ^ k3 ^ (h >>> 16), 0x27d4eb2f);
-    return (h ^ (h >>> 15)) >>> (32 - BITS);
+    return ((h ^ (h >>> 15)) >>> (32 - BITS)) * STRIDE;
   }
 
   /** True when the slot holds this position, from this search. */
-  holds(slot: number, k0: number, k1: number, k2: number, k3: number, leader: number): boolean {
-    const keys = this.keys;
-    const at = slot * 4;
-    return (
-      this.meta[slot] === ((this.generation << 2) | leader) &&
-      keys[at] === k0 &&
-      keys[at + 1] === k1 &&
-      keys[at + 2] === k2 &&
-      keys[at + 3] === k3
-    );
+  holds(at: number, k0: number, k1: number, k2: number, k3: number, leader: number): boolean {
+    const s = this.slots;
+    return s[at + 4] === ((this.generation << 2) | leader) && s[at] === k0 && s[at + 1] === k1 && s[at + 2] === k2 && s[at + 3] === k3;
   }
 
-  lower(slot: number): number {
-    return this.bounds[slot] & 31;
+  /** Bounds on the counted seat's tricks from the position in the slot. */
+  lower(at: number): number {
+    return this.slots[at + 5] & 31;
   }
-  upper(slot: number): number {
-    return (this.bounds[slot] >>> 5) & 31;
+  upper(at: number): number {
+    return (this.slots[at + 5] >>> 5) & 31;
   }
   /** The best lead stored, as suit * 16 + (held cards of that suit above it), or -1. */
-  best(slot: number): number {
-    const b = (this.bounds[slot] >>> 10) & 0xff;
+  best(at: number): number {
+    const b = (this.slots[at + 5] >>> 10) & 0xff;
     return b === EMPTY_BEST ? -1 : b;
   }
 
   /** Writes a position's entry into its slot. */
-  store(slot: number, k0: number, k1: number, k2: number, k3: number, leader: number, lower: number, upper: number, best: number): void {
-    const at = slot * 4;
-    this.keys[at] = k0;
-    this.keys[at + 1] = k1;
-    this.keys[at + 2] = k2;
-    this.keys[at + 3] = k3;
-    this.meta[slot] = (this.generation << 2) | leader;
-    this.bounds[slot] = lower | (upper << 5) | ((best < 0 ? EMPTY_BEST : best) << 10);
+  store(at: number, k0: number, k1: number, k2: number, k3: number, leader: number, lower: number, upper: number, best: number): void {
+    const s = this.slots;
+    s[at] = k0;
+    s[at + 1] = k1;
+    s[at + 2] = k2;
+    s[at + 3] = k3;
+    s[at + 4] = (this.generation << 2) | leader;
+    s[at + 5] = lower | (upper << 5) | ((best < 0 ? EMPTY_BEST : best) << 10);
   }
 }

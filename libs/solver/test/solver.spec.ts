@@ -17,7 +17,7 @@ import {
   toCodes,
   trickWinner,
 } from '@bismarck/rules';
-import { type Position, type SolveOptions, solve } from '../src';
+import { type Position, type SolveOptions, SolverBudgetExceeded, solve } from '../src';
 import { beats, playableSuits, winningIndex } from '../src/search';
 import { minimax } from './minimax';
 
@@ -167,6 +167,29 @@ describe('solve, hand-made positions', () => {
     const solved = solve({ ...base, hands: [['AS', 'KS', 'QS', '2H'], ['JS', '3S', '4H', '5H'], ['TS', '4S', '6H', '7H']], contract: 'notrump', trump: null });
     expect(solved.cards.map((c) => c.card)).toEqual(['AS', 'KS', 'QS', '2H']);
     expect(solved.cards.find((c) => c.card === 'QS')!.tricks).toBe(solved.cards.find((c) => c.card === 'AS')!.tricks);
+  });
+});
+
+describe('solve, options', () => {
+  it('with cards: false gives the same value and no cards', () => {
+    fc.assert(
+      fc.property(endingArb, (e) => {
+        const position = positionOf(e);
+        const full = solve(position, { goal: e.goal });
+        expect(solve(position, { goal: e.goal, cards: false })).toMatchObject({ tricks: full.tricks, cards: [] });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('gives up with SolverBudgetExceeded (code SOLVER_BUDGET_EXCEEDED) past maxNodes, and solves the same position without it', () => {
+    const deck = shuffled(freshDeck(), mulberry32(7));
+    const position: Position = { ...base, hands: [deck.slice(0, 5), deck.slice(5, 10), deck.slice(10, 15)], contract: 'notrump', trump: null };
+    const { nodes } = solve(position);
+    expect(nodes).toBeGreaterThan(10);
+    expect(() => solve(position, { maxNodes: 10 })).toThrow(SolverBudgetExceeded);
+    expect(() => solve(position, { maxNodes: 10 })).toThrow(expect.objectContaining({ code: 'SOLVER_BUDGET_EXCEEDED' }));
+    expect(solve(position, { maxNodes: nodes })).toEqual(solve(position));
   });
 });
 
