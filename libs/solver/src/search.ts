@@ -84,9 +84,6 @@ export const playableSuits = (hands: Int32Array, seat: number, led: number, trum
   return 15;
 };
 
-/** The owners of a suit's top two cards, from its key (the table's bucket is chosen by them). */
-const top = (key: number, count: number): number => (count <= 2 ? key : key >>> (2 * (count - 2)));
-
 const popcount = (x: number): number => {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -107,18 +104,8 @@ export class Search {
   private readonly maxNodes: number;
   private readonly moves = new Int32Array((MAX_PLIES + 3) * STRIDE);
   private readonly scores = new Int32Array((MAX_PLIES + 3) * STRIDE);
-  /** For each move, the lowest card of the run of equivalent cards it stands for. */
-  private readonly runEnds = new Int32Array((MAX_PLIES + 3) * STRIDE);
   /** How often each seat's card (seat * 64 + card) settled a node: ordering among moves the rules of thumb tie. */
   private readonly history = new Int32Array(3 * 64);
-  /**
-   * What the answer just given depended on: per suit, the cards (rank masks) whose ranks decided a
-   * trick below, each by beating a card of its own suit. Cards under the lowest of them could change
-   * hands (suit lengths kept) without changing the answer; the table uses that (table.ts).
-   */
-  private readonly relevant = new Int32Array(4);
-  /** Per ply, the union of the children's relevant cards while a node tries its moves. */
-  private readonly gathered = new Int32Array((MAX_PLIES + 3) * 4);
   /** The card that settled the last node expanded (a cut-off), or -1. */
   private cutCard = -1;
   private nodes = 0;
@@ -188,69 +175,33 @@ export class Search {
   /** Can the maximisers make the counted seat take at least `need` of the tricks left (this one included)? */
   private reach(need: number): boolean {
     if (this.trickLength !== 0) return this.expand(need, -1);
+    if (need <= 0) return true;
     const left = this.handSize(this.leader);
-    if (need <= 0 || need > left) {
-      this.relevant.fill(0);
-      return need <= 0;
-    }
+    if (need > left) return false;
     if (this.quickBound(need, left)) return this.quickAnswer;
-    const h = this.hands;
-    const leader = this.leader;
-    const tag0 = this.lengths(0) | (this.lengths(1) << 16);
-    const tag1 = this.lengths(2) | (leader << 16);
     const k0 = this.suitKey(0);
     const k1 = this.suitKey(1);
     const k2 = this.suitKey(2);
     const k3 = this.suitKey(3);
-    let counts = 0;
-    for (let s = 0; s < 4; s++) counts |= popcount(h[s] | h[4 + s] | h[8 + s]) << (4 * s);
+    const leader = this.leader;
     const table = this.table;
-    const at = table.bucketOf(tag0, tag1, leader, top(k0, counts & 15) | (top(k1, (counts >>> 4) & 15) << 4) | (top(k2, (counts >>> 8) & 15) << 8) | (top(k3, counts >>> 12) << 12));
-    table.probe(at, tag0, tag1, k0, k1, k2, k3, counts, left, need);
-    if (table.lower >= need || table.upper < need) {
-      this.relevantFromDepths(table.depths);
-      return table.lower >= need;
+    const slot = table.slotOf(k0, k1, k2, k3, leader);
+    let lower = 0;
+    let upper = left;
+    let best = -1;
+    if (table.holds(slot, k0, k1, k2, k3, leader)) {
+      lower = table.lower(slot);
+      upper = table.upper(slot);
+      if (lower >= need) return true;
+      if (upper < need) return false;
+      best = table.best(slot);
     }
-    let best = table.best;
     const ok = this.expand(need, best);
     if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
-    table.store(at, tag0, tag1, k0, k1, k2, k3, this.depthsOfRelevant(), !ok, ok ? need : need - 1, best);
+    if (ok) lower = need;
+    else upper = need - 1;
+    table.store(slot, k0, k1, k2, k3, leader, lower, upper, best);
     return ok;
-  }
-
-  /** A seat's suit lengths, 4 bits a suit. */
-  private lengths(seat: number): number {
-    const h = this.hands;
-    const at = seat * 4;
-    return popcount(h[at]) | (popcount(h[at + 1]) << 4) | (popcount(h[at + 2]) << 8) | (popcount(h[at + 3]) << 12);
-  }
-
-  /** How many of each suit's held cards, from the top, reach down to its lowest relevant card (4 bits a suit). */
-  private depthsOfRelevant(): number {
-    const h = this.hands;
-    let depths = 0;
-    for (let s = 0; s < 4; s++) {
-      const r = this.relevant[s];
-      if (r === 0) continue;
-      const low = 31 - Math.clz32(r & -r);
-      depths |= popcount((h[s] | h[4 + s] | h[8 + s]) >>> low) << (4 * s);
-    }
-    return depths;
-  }
-
-  /** The relevant cards of a table entry: the top `depth` held cards of each suit. */
-  private relevantFromDepths(depths: number): void {
-    const h = this.hands;
-    for (let s = 0; s < 4; s++) {
-      let all = h[s] | h[4 + s] | h[8 + s];
-      let mask = 0;
-      for (let d = (depths >>> (4 * s)) & 15; d > 0 && all !== 0; d--) {
-        const bit = 1 << (31 - Math.clz32(all));
-        mask |= bit;
-        all ^= bit;
-      }
-      this.relevant[s] = mask;
-    }
   }
 
   private quickAnswer = false;
@@ -269,20 +220,14 @@ export class Search {
     if (this.trump >= 0) {
       // A trump above every other seat's trumps wins the trick it falls in, whoever leads.
       const boss = this.bossTrumps(counted);
+      if (boss >= need) return (this.quickAnswer = true);
       const theirs = Math.max(this.bossTrumps((counted + 1) % 3), this.bossTrumps((counted + 2) % 3));
-      if (boss >= need || left - theirs < need) {
-        this.relevant.fill(0);
-        const t = this.trump;
-        this.relevant[t] = this.hands[t] | this.hands[4 + t] | this.hands[8 + t];
-        this.quickAnswer = boss >= need;
-        return true;
-      }
+      if (left - theirs < need) return !(this.quickAnswer = false);
     }
-    const sure = (maxing && leader === counted) || (!maxing && leader !== counted) ? this.sureTricks(leader) : 0;
-    if (maxing && leader === counted ? sure >= need : !maxing && leader !== counted && left - sure < need) {
-      this.relevantToSureTricks(leader);
-      this.quickAnswer = maxing === 1;
-      return true;
+    if (maxing && leader === counted) {
+      if (this.sureTricks(leader) >= need) return (this.quickAnswer = true);
+    } else if (!maxing && leader !== counted) {
+      if (left - this.sureTricks(leader) < need) return !(this.quickAnswer = false);
     }
     return false;
   }
@@ -323,16 +268,6 @@ export class Search {
     return total;
   }
 
-  /** What sureTricks looked at: in each suit, the cards at or above the highest the other two hold (and all trumps). */
-  private relevantToSureTricks(seat: number): void {
-    const h = this.hands;
-    for (let s = 0; s < 4; s++) {
-      const all = h[s] | h[4 + s] | h[8 + s];
-      const others = h[((seat + 1) % 3) * 4 + s] | h[((seat + 2) % 3) * 4 + s];
-      this.relevant[s] = s === this.trump ? all : others === 0 ? 0 : all & ~((1 << (31 - Math.clz32(others))) - 1);
-    }
-  }
-
   /** The trumps of `seat` above every trump the other two hold. */
   private bossTrumps(seat: number): number {
     const h = this.hands;
@@ -364,26 +299,15 @@ export class Search {
     const base = this.ply * STRIDE;
     const n = this.generate(seat, base, tableBest);
     const maxing = (this.maximisers >> seat) & 1;
-    const g = this.ply * 4;
-    const gathered = this.gathered;
-    const relevant = this.relevant;
-    gathered[g] = gathered[g + 1] = gathered[g + 2] = gathered[g + 3] = 0;
     for (let i = 0; i < n; i++) {
       const card = this.moves[base + i];
       const ok = this.tryCard(seat, card, need);
-      // the card stood for its whole run: the answer holds only while nothing comes between them
-      if (this.runEnds[base + i] !== card) relevant[card >> 4] |= 1 << (this.runEnds[base + i] & 15);
       if (maxing ? ok : !ok) {
         if (i > 0) this.history[seat * 64 + card] += 1;
-        this.cutCard = card; // one child proves it: its relevant cards are the node's
+        this.cutCard = card;
         return ok;
       }
-      gathered[g] |= relevant[0];
-      gathered[g + 1] |= relevant[1];
-      gathered[g + 2] |= relevant[2];
-      gathered[g + 3] |= relevant[3];
     }
-    relevant.set(gathered.subarray(g, g + 4));
     this.cutCard = -1;
     return maxing === 0;
   }
@@ -395,22 +319,13 @@ export class Search {
     this.played[this.ply++] = card;
     let ok: boolean;
     if (++this.trickLength === 3) {
-      const played = this.played;
-      const first = this.ply - 3;
-      const w = winningIndex(played, first, 3, this.trump);
-      const winner = (this.leader + w) % 3;
+      const winner = (this.leader + winningIndex(this.played, this.ply - 3, 3, this.trump)) % 3;
       const leader = this.leader;
       this.leader = winner;
       this.trickLength = 0;
       ok = this.reach(winner === this.counted ? need - 1 : need);
       this.leader = leader;
       this.trickLength = 3;
-      // the winning card's rank mattered if it beat a card of its own suit
-      const win = played[first + w];
-      const s = win >> 4;
-      if ((played[first] >> 4 === s ? 1 : 0) + (played[first + 1] >> 4 === s ? 1 : 0) + (played[first + 2] >> 4 === s ? 1 : 0) > 1) {
-        this.relevant[s] |= 1 << (win & 15);
-      }
     } else {
       ok = this.reach(need);
     }
@@ -513,14 +428,10 @@ export class Search {
           inRun = false;
           continue;
         }
-        if (inRun) {
-          this.runEnds[base + n - 1] = s * 16 + r;
-          continue;
-        }
+        if (inRun) continue;
         inRun = true;
         const card = s * 16 + r;
         this.moves[base + n] = card;
-        this.runEnds[base + n] = card;
         this.scores[base + n] =
           card === preferred
             ? 1 << 30
@@ -560,22 +471,17 @@ export class Search {
   private sortMoves(base: number, n: number): void {
     const moves = this.moves;
     const scores = this.scores;
-    const ends = this.runEnds;
     for (let i = base + 1; i < base + n; i++) {
       const m = moves[i];
       const s = scores[i];
-      const e = ends[i];
       let j = i - 1;
       while (j >= base && scores[j] < s) {
         moves[j + 1] = moves[j];
         scores[j + 1] = scores[j];
-        ends[j + 1] = ends[j];
         j--;
       }
       moves[j + 1] = m;
       scores[j + 1] = s;
-      ends[j + 1] = e;
     }
   }
-
 }
