@@ -4,7 +4,7 @@
 // 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one look-up, and the cards
 // of a suit that nobody else holds between them come out of one scan of three masks. Every question
 // the search answers is a yes/no one, "can the maximisers make the counted seat take at least `need`
-// of the tricks left?", and the value of a position is found by bisecting on `need` (MTD-style). The
+// of the tricks left?", and a value is found by asking one trick more or less from a guess (MTD-style). The
 // state is mutated and restored in place: the hot path allocates nothing.
 //
 // The legality and trick-winner rules here mirror libs/rules' `legalPlays` and `trickWinner`; the
@@ -53,6 +53,9 @@ export interface Solution {
 }
 
 const HISTORY_ROOM = 1 << 16;
+const NO = 0;
+const YES = 1;
+const UNSETTLED = -1;
 const STRIDE = 20; // room for the moves of one ply: at most 16 cards in a hand
 const MAX_PLIES = 52;
 
@@ -178,7 +181,8 @@ export class Search {
     if (need <= 0) return true;
     const left = this.handSize(this.leader);
     if (need > left) return false;
-    if (this.quickBound(need, left)) return this.quickAnswer;
+    const settled = this.settledByBounds(need, left);
+    if (settled !== UNSETTLED) return settled === YES;
     const k0 = this.suitKey(0);
     const k1 = this.suitKey(1);
     const k2 = this.suitKey(2);
@@ -204,32 +208,26 @@ export class Search {
     return ok;
   }
 
-  private quickAnswer = false;
-
   /**
-   * Settles a lead without searching when the leader's sure tricks decide it: a leader that plays
-   * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash them, so
-   * they are a lower bound; a leader playing against the counted seat can cash its own, and the
-   * counted seat cannot win those, so they cap it. (Its partner counts as an opponent too: a partner
-   * forced to overtake would take the lead away.) True when settled (the answer in quickAnswer).
+   * Settles a lead without searching when bounds decide it (YES, NO, or UNSETTLED). A leader that plays
+   * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash its sure
+   * tricks, a lower bound; a leader playing against the counted seat can cash its own, which the
+   * counted seat cannot win, a cap. (The leader's partner counts as an opponent too: a partner forced to
+   * overtake would take the lead away.)
    */
-  private quickBound(need: number, left: number): boolean {
+  private settledByBounds(need: number, left: number): number {
     const leader = this.leader;
     const counted = this.counted;
     const maxing = (this.maximisers >> leader) & 1;
     if (this.trump >= 0) {
       // A trump above every other seat's trumps wins the trick it falls in, whoever leads.
-      const boss = this.bossTrumps(counted);
-      if (boss >= need) return (this.quickAnswer = true);
+      if (this.bossTrumps(counted) >= need) return YES;
       const theirs = Math.max(this.bossTrumps((counted + 1) % 3), this.bossTrumps((counted + 2) % 3));
-      if (left - theirs < need) return !(this.quickAnswer = false);
+      if (left - theirs < need) return NO;
     }
-    if (maxing && leader === counted) {
-      if (this.sureTricks(leader) >= need) return (this.quickAnswer = true);
-    } else if (!maxing && leader !== counted) {
-      if (left - this.sureTricks(leader) < need) return !(this.quickAnswer = false);
-    }
-    return false;
+    if (maxing && leader === counted && this.sureTricks(leader) >= need) return YES;
+    if (!maxing && leader !== counted && left - this.sureTricks(leader) < need) return NO;
+    return UNSETTLED;
   }
 
   /**
