@@ -2,6 +2,7 @@
 // the sources (apps/, libs/, type-only imports included), with the TypeScript already installed:
 //   - no library imports an app;
 //   - the CLI imports nothing of the api but its public entry (apps/api/src/index.ts, @bismarck/api);
+//   - a library listed in LIBRARY_IMPORTS imports no other library than those listed (libs/solver: rules only);
 //   - no import cycle.
 // Exit status 1 and one line per breach otherwise.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -11,6 +12,8 @@ import ts from 'typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_ENTRY = 'apps/api/src/index.ts';
+/** The only other libraries these libraries may import (pure libraries stay pure: no database, no Nest). */
+const LIBRARY_IMPORTS = { solver: ['rules'] };
 const aliases = Object.fromEntries(
   Object.entries(JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths).map(([name, [target]]) => [
     name,
@@ -49,6 +52,11 @@ const breaches = [];
 for (const [file, imports] of graph) {
   for (const target of imports) {
     if (file.startsWith('libs/') && target.startsWith('apps/')) breaches.push(`a library imports an app: ${file} → ${target}`);
+    const [, fromLib] = file.match(/^libs\/([^/]+)\//) ?? [];
+    const [, toLib] = target.match(/^libs\/([^/]+)\//) ?? [];
+    if (LIBRARY_IMPORTS[fromLib] && toLib && toLib !== fromLib && !LIBRARY_IMPORTS[fromLib].includes(toLib)) {
+      breaches.push(`libs/${fromLib} may import only ${LIBRARY_IMPORTS[fromLib].join(', ')}: ${file} → ${target}`);
+    }
     if (file.startsWith('apps/cli/') && target.startsWith('apps/api/') && target !== API_ENTRY) {
       breaches.push(`the CLI imports the api past its public entry: ${file} → ${target}`);
     }
@@ -91,4 +99,4 @@ if (breaches.length > 0) {
   for (const breach of breaches) console.error(breach);
   process.exit(1);
 }
-console.log(`boundaries hold: ${files.length} files, no library imports an app, the CLI uses the api's public entry, no import cycle`);
+console.log(`boundaries hold: ${files.length} files, no library imports an app, the CLI uses the api's public entry, libs/solver imports only libs/rules, no import cycle`);

@@ -2,11 +2,11 @@
 export * from './types';
 export { RuleViolation } from './errors';
 export { resolveOptions, dealsInMatch, dealPlan, OPTION_VALUES, type DealPlan } from './options';
-export { freshDeck, parseCard, cardCode, isCardCode, sortCodes, SUITS, RANKS } from './cards';
+export { freshDeck, parseCard, cardCode, isCardCode, sortCodes, SUITS, RANKS, type CardSet, fromCards, toCodes } from './cards';
 export { quotas, points, winnersOf, CONTRACTS } from './scoring';
 export { type MatchState, initialState, evolve, fold } from './state';
 export { decide, dealHands } from './decide';
-export { legalActions, trickWinner } from './legal';
+export { legalActions, legalPlays, trickWinner } from './legal';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
 export { deckKey, cutterOf, CUT_PATTERN } from './fairness';

@@ -1,0 +1,485 @@
+// The search: null-window alpha-beta on the tricks of one seat, over per-suit bit masks.
+//
+// Inside, a card is suit * 16 + rank (rank 0..12 = 2..A, suit 0..3 = S H D C) and a hand is four
+// 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one look-up, and the cards
+// of a suit that nobody else holds between them come out of one scan of three masks. Every question
+// the search answers is a yes/no one, "can the maximisers make the counted seat take at least `need`
+// of the tricks left?", and a value is found by asking one trick more or less from a guess (MTD-style). The
+// state is mutated and restored in place: the hot path allocates nothing.
+//
+// The legality and trick-winner rules here mirror libs/rules' `legalPlays` and `trickWinner`; the
+// property tests check the two agree on random tricks.
+import type { Table } from './table';
+
+export interface Setup {
+  /** hands[seat * 4 + suit]: the ranks (bit r = rank r) each seat holds in each suit. */
+  readonly hands: Int32Array;
+  /** The cards of the trick in progress, in the order played (internal card numbers). */
+  readonly trick: readonly number[];
+  /** The seat that led the trick in progress, or leads the next one. */
+  readonly leader: number;
+  /** 0..3, or -1 for no trump. */
+  readonly trump: number;
+  readonly mustTrump: boolean;
+  /** The seat whose tricks are counted. */
+  readonly counted: number;
+  /** Bit s set when seat s plays to make `counted` take many tricks; the others play for few. */
+  readonly maximisers: number;
+  /** The most nodes to expand before giving up (SolverBudgetExceeded). */
+  readonly maxNodes: number;
+}
+
+/** Thrown when a solve would expand more nodes than its budget allows; nothing is returned half-done. */
+export class SolverBudgetExceeded extends Error {
+  readonly code = 'SOLVER_BUDGET_EXCEEDED';
+  constructor(readonly maxNodes: number) {
+    super(`the solver expanded ${maxNodes} nodes without settling the position`);
+    this.name = 'SolverBudgetExceeded';
+  }
+}
+
+/** A legal card of the seat to play and the counted seat's tricks after it, each side playing its best. */
+export interface CardValue {
+  readonly card: number;
+  readonly tricks: number;
+}
+
+export interface Solution {
+  /** The counted seat's tricks from here (the trick in progress included), each side playing its best. */
+  readonly tricks: number;
+  readonly cards: CardValue[];
+  /** Positions searched (nodes), for the benchmark. */
+  readonly nodes: number;
+}
+
+const HISTORY_ROOM = 1 << 16;
+const NO = 0;
+const YES = 1;
+const UNSETTLED = -1;
+const STRIDE = 20; // room for the moves of one ply: at most 16 cards in a hand
+const MAX_PLIES = 52;
+
+export const suitOfCard = (card: number): number => card >> 4;
+export const rankOfCard = (card: number): number => card & 15;
+
+/** Does `card` beat `best`, the card winning the trick so far? (libs/rules `trickWinner`, one step.) */
+export const beats = (card: number, best: number, trump: number): boolean => {
+  const s = card >> 4;
+  if (s === best >> 4) return (card & 15) > (best & 15);
+  return s === trump;
+};
+
+/** The position in a trick (0, 1, 2) of the card that wins it. */
+export const winningIndex = (cards: ArrayLike<number>, from: number, count: number, trump: number): number => {
+  let best = 0;
+  for (let i = 1; i < count; i++) if (beats(cards[from + i], cards[from + best], trump)) best = i;
+  return best;
+};
+
+/**
+ * The suits a seat may play from (bit s = suit s): any when leading; else the suit led if it holds
+ * one; else, under mustTrump, trumps if it holds one; else any. (libs/rules `legalPlays`.)
+ */
+export const playableSuits = (hands: Int32Array, seat: number, led: number, trump: number, mustTrump: boolean): number => {
+  if (led < 0) return 15;
+  if (hands[seat * 4 + led] !== 0) return 1 << led;
+  if (mustTrump && trump >= 0 && hands[seat * 4 + trump] !== 0) return 1 << trump;
+  return 15;
+};
+
+const popcount = (x: number): number => {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+};
+
+export class Search {
+  private readonly hands = new Int32Array(12);
+  /** The cards played since the root, the trick in progress last. */
+  private readonly played = new Int32Array(MAX_PLIES + 3);
+  private ply = 0;
+  private trickLength = 0;
+  private leader: number;
+  private readonly trump: number;
+  private readonly mustTrump: boolean;
+  private readonly counted: number;
+  private readonly maximisers: number;
+  private readonly maxNodes: number;
+  private readonly moves = new Int32Array((MAX_PLIES + 3) * STRIDE);
+  private readonly scores = new Int32Array((MAX_PLIES + 3) * STRIDE);
+  /** How often each seat's card (seat * 64 + card) settled a node: ordering among moves the rules of thumb tie. */
+  private readonly history = new Int32Array(3 * 64);
+  /** The card that settled the last node expanded (a cut-off), or -1. */
+  private cutCard = -1;
+  private nodes = 0;
+
+  constructor(
+    setup: Setup,
+    private readonly table: Table,
+  ) {
+    this.hands.set(setup.hands);
+    for (const card of setup.trick) this.played[this.ply++] = card;
+    this.trickLength = setup.trick.length;
+    this.leader = setup.leader;
+    this.trump = setup.trump;
+    this.mustTrump = setup.mustTrump;
+    this.counted = setup.counted;
+    this.maximisers = setup.maximisers;
+    this.maxNodes = setup.maxNodes;
+  }
+
+  /** The value of the position and of every legal card of the seat to play. */
+  solve(withCards: boolean): Solution {
+    this.table.reset();
+    const seat = this.toPlay();
+    const left = this.handSize(seat);
+    const tricks = this.valueNear(Math.round(left / 3), 0, left, (need) => this.reach(need));
+    if (!withCards) return { tricks, cards: [], nodes: this.nodes };
+    const maxing = (this.maximisers >> seat) & 1;
+    const cards: CardValue[] = [];
+    const base = this.ply * STRIDE;
+    const n = this.generate(seat, base, -1);
+    const representatives = Array.from(this.moves.subarray(base, base + n));
+    for (const card of representatives) {
+      // a card is worth at most the position (for the seat playing it), and usually close to it
+      const test = (need: number) => this.tryCard(seat, card, need);
+      const value = maxing ? this.valueNear(tricks, 0, tricks, test) : this.valueNear(tricks, tricks, left, test);
+      for (const same of this.equivalents(seat, card)) cards.push({ card: same, tricks: value });
+    }
+    return { tricks, cards, nodes: this.nodes };
+  }
+
+  /**
+   * The largest `need` in lo..hi that passes `test` (lo is known to pass), stepping one trick at a time
+   * from `guess`: the null-window tests close to the answer are the costly ones, so a good guess saves
+   * the far ones a bisection would make.
+   */
+  private valueNear(guess: number, lo: number, hi: number, test: (need: number) => boolean): number {
+    let need = Math.min(hi, Math.max(lo + 1, guess));
+    if (lo >= hi) return lo;
+    if (test(need)) {
+      while (need < hi && test(need + 1)) need++;
+      return need;
+    }
+    while (need - 1 > lo && !test(need - 1)) need--;
+    return need - 1;
+  }
+
+  private toPlay(): number {
+    return (this.leader + this.trickLength) % 3;
+  }
+
+  private handSize(seat: number): number {
+    const h = this.hands;
+    const at = seat * 4;
+    return popcount(h[at]) + popcount(h[at + 1]) + popcount(h[at + 2]) + popcount(h[at + 3]);
+  }
+
+  /** Can the maximisers make the counted seat take at least `need` of the tricks left (this one included)? */
+  private reach(need: number): boolean {
+    if (this.trickLength !== 0) return this.expand(need, -1);
+    if (need <= 0) return true;
+    const left = this.handSize(this.leader);
+    if (need > left) return false;
+    const settled = this.settledByBounds(need, left);
+    if (settled !== UNSETTLED) return settled === YES;
+    const k0 = this.suitKey(0);
+    const k1 = this.suitKey(1);
+    const k2 = this.suitKey(2);
+    const k3 = this.suitKey(3);
+    const leader = this.leader;
+    const table = this.table;
+    const slot = table.slotOf(k0, k1, k2, k3, leader);
+    let lower = 0;
+    let upper = left;
+    let best = -1;
+    if (table.holds(slot, k0, k1, k2, k3, leader)) {
+      lower = table.lower(slot);
+      upper = table.upper(slot);
+      if (lower >= need) return true;
+      if (upper < need) return false;
+      best = table.best(slot);
+    }
+    const ok = this.expand(need, best);
+    if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
+    if (ok) lower = need;
+    else upper = need - 1;
+    table.store(slot, k0, k1, k2, k3, leader, lower, upper, best);
+    return ok;
+  }
+
+  /**
+   * Settles a lead without searching when bounds decide it (YES, NO, or UNSETTLED). A leader that plays
+   * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash its sure
+   * tricks, a lower bound; a leader playing against the counted seat can cash its own, which the
+   * counted seat cannot win, a cap. (The leader's partner counts as an opponent too: a partner forced to
+   * overtake would take the lead away.)
+   */
+  private settledByBounds(need: number, left: number): number {
+    const leader = this.leader;
+    const counted = this.counted;
+    const maxing = (this.maximisers >> leader) & 1;
+    if (this.trump >= 0) {
+      // A trump above every other seat's trumps wins the trick it falls in, whoever leads.
+      if (this.bossTrumps(counted) >= need) return YES;
+      const theirs = Math.max(this.bossTrumps((counted + 1) % 3), this.bossTrumps((counted + 2) % 3));
+      if (left - theirs < need) return NO;
+    }
+    if (maxing && leader === counted && this.sureTricks(leader) >= need) return YES;
+    if (!maxing && leader !== counted && left - this.sureTricks(leader) < need) return NO;
+    return UNSETTLED;
+  }
+
+  /**
+   * Tricks `seat` can take in a row from the lead whatever the other two do: in each suit its
+   * cards above all of theirs (the whole suit once they run out), trumps first; a side suit only for as
+   * many rounds as every opponent still holding trumps can follow.
+   */
+  private sureTricks(seat: number): number {
+    const h = this.hands;
+    const trump = this.trump;
+    const a = (seat + 1) % 3;
+    const b = (seat + 2) % 3;
+    let trumpsA = 0;
+    let trumpsB = 0;
+    let total = 0;
+    if (trump >= 0) {
+      trumpsA = popcount(h[a * 4 + trump]);
+      trumpsB = popcount(h[b * 4 + trump]);
+      const won = this.suitRun(h[seat * 4 + trump], h[a * 4 + trump], h[b * 4 + trump]);
+      total += won;
+      const top = this.topRun;
+      trumpsA = Math.max(0, trumpsA - top);
+      trumpsB = Math.max(0, trumpsB - top);
+    }
+    for (let s = 0; s < 4; s++) {
+      if (s === trump) continue;
+      const mine = h[seat * 4 + s];
+      if (mine === 0) continue;
+      const ma = h[a * 4 + s];
+      const mb = h[b * 4 + s];
+      let won = this.suitRun(mine, ma, mb);
+      if (trumpsA > 0) won = Math.min(won, this.topRun, popcount(ma));
+      if (trumpsB > 0) won = Math.min(won, this.topRun, popcount(mb));
+      total += won;
+    }
+    return total;
+  }
+
+  /** The trumps of `seat` above every trump the other two hold. */
+  private bossTrumps(seat: number): number {
+    const h = this.hands;
+    const t = this.trump;
+    const mine = h[seat * 4 + t];
+    const others = h[((seat + 1) % 3) * 4 + t] | h[((seat + 2) % 3) * 4 + t];
+    if (others === 0) return popcount(mine);
+    const k = 32 - Math.clz32(others);
+    return popcount((mine >>> k) << k);
+  }
+
+  /** Cards of `mine` above every card of the others' in the suit, left in topRun. */
+  private topRun = 0;
+
+  /** Tricks cashed in one suit with no ruffing: the top run, or the whole suit once the others run out. */
+  private suitRun(mine: number, other1: number, other2: number): number {
+    const others = other1 | other2;
+    const above = others === 0 ? mine : mine >>> (32 - Math.clz32(others)) << (32 - Math.clz32(others));
+    const top = popcount(above);
+    this.topRun = top;
+    if (top >= popcount(other1) && top >= popcount(other2)) return popcount(mine);
+    return top;
+  }
+
+  /** Tries the seat to play's cards, best-looking first, until one settles the question. */
+  private expand(need: number, tableBest: number): boolean {
+    if (++this.nodes > this.maxNodes) throw new SolverBudgetExceeded(this.maxNodes);
+    const seat = this.toPlay();
+    const base = this.ply * STRIDE;
+    const n = this.generate(seat, base, tableBest);
+    const maxing = (this.maximisers >> seat) & 1;
+    for (let i = 0; i < n; i++) {
+      const card = this.moves[base + i];
+      const ok = this.tryCard(seat, card, need);
+      if (maxing ? ok : !ok) {
+        if (i > 0) this.history[seat * 64 + card] += 1;
+        this.cutCard = card;
+        return ok;
+      }
+    }
+    this.cutCard = -1;
+    return maxing === 0;
+  }
+
+  private tryCard(seat: number, card: number, need: number): boolean {
+    const at = seat * 4 + (card >> 4);
+    const bit = 1 << (card & 15);
+    this.hands[at] ^= bit;
+    this.played[this.ply++] = card;
+    let ok: boolean;
+    if (++this.trickLength === 3) {
+      const winner = (this.leader + winningIndex(this.played, this.ply - 3, 3, this.trump)) % 3;
+      const leader = this.leader;
+      this.leader = winner;
+      this.trickLength = 0;
+      ok = this.reach(winner === this.counted ? need - 1 : need);
+      this.leader = leader;
+      this.trickLength = 3;
+    } else {
+      ok = this.reach(need);
+    }
+    this.trickLength--;
+    this.ply--;
+    this.hands[at] ^= bit;
+    return ok;
+  }
+
+  /** The owners of a suit's held cards, highest first, two bits a card (seat + 1): the table's key. */
+  private suitKey(suit: number): number {
+    const h = this.hands;
+    const a = h[suit];
+    const b = h[4 + suit];
+    let all = a | b | h[8 + suit];
+    let key = 0;
+    while (all !== 0) {
+      const r = 31 - Math.clz32(all);
+      const bit = 1 << r;
+      all ^= bit;
+      key = (key << 2) | (a & bit ? 1 : b & bit ? 2 : 3);
+    }
+    return key;
+  }
+
+  /** A lead as the table keeps it: suit * 16 + how many held cards of its suit rank above it. */
+  private relativeLead(card: number): number {
+    const s = card >> 4;
+    const h = this.hands;
+    const all = h[s] | h[4 + s] | h[8 + s];
+    return s * 16 + popcount(all >>> ((card & 15) + 1));
+  }
+
+  /** The card a stored lead names in this position, or -1. */
+  private cardOfLead(lead: number): number {
+    if (lead < 0) return -1;
+    const s = lead >> 4;
+    const h = this.hands;
+    let all = h[s] | h[4 + s] | h[8 + s];
+    for (let above = lead & 15; above > 0 && all !== 0; above--) all ^= 1 << (31 - Math.clz32(all));
+    return all === 0 ? -1 : s * 16 + (31 - Math.clz32(all));
+  }
+
+  /** The cards of the trick in progress in one suit, as a rank mask. */
+  private trickMask(suit: number): number {
+    let m = 0;
+    for (let i = this.ply - this.trickLength; i < this.ply; i++) if (this.played[i] >> 4 === suit) m |= 1 << (this.played[i] & 15);
+    return m;
+  }
+
+  /** Cards another seat holds, or the trick shows, in a suit: what keeps two of my cards apart. */
+  private separators(seat: number, suit: number): number {
+    const h = this.hands;
+    return h[((seat + 1) % 3) * 4 + suit] | h[((seat + 2) % 3) * 4 + suit] | this.trickMask(suit);
+  }
+
+  /** The cards of the run `card` heads: mine, below it, with no separator in between. */
+  private equivalents(seat: number, card: number): number[] {
+    const s = card >> 4;
+    const mine = this.hands[seat * 4 + s];
+    const sep = this.separators(seat, s);
+    const out = [card];
+    for (let r = (card & 15) - 1; r >= 0; r--) {
+      if (sep & (1 << r)) break;
+      if (mine & (1 << r)) out.push(s * 16 + r);
+    }
+    return out;
+  }
+
+  /**
+   * Writes the legal cards of `seat` at moves[base..], one per run of equivalent cards (its highest),
+   * best-looking first, and returns how many.
+   */
+  private generate(seat: number, base: number, tableBest: number): number {
+    const trickStart = this.ply - this.trickLength;
+    const led = this.trickLength === 0 ? -1 : this.played[trickStart] >> 4;
+    const suits = playableSuits(this.hands, seat, led, this.trump, this.mustTrump);
+    const preferred = this.trickLength === 0 ? this.cardOfLead(tableBest) : -1;
+    let winning = -1;
+    let winner = -1;
+    if (led >= 0) {
+      const w = winningIndex(this.played, trickStart, this.trickLength, this.trump);
+      winning = this.played[trickStart + w];
+      winner = (this.leader + w) % 3;
+    }
+    const maxing = (this.maximisers >> seat) & 1;
+    let n = 0;
+    for (let s = 0; s < 4; s++) {
+      if ((suits & (1 << s)) === 0) continue;
+      const mine = this.hands[seat * 4 + s];
+      if (mine === 0) continue;
+      const sep = this.separators(seat, s);
+      let all = mine | sep;
+      let inRun = false;
+      while (all !== 0) {
+        const r = 31 - Math.clz32(all);
+        const bit = 1 << r;
+        all ^= bit;
+        if ((mine & bit) === 0) {
+          inRun = false;
+          continue;
+        }
+        if (inRun) continue;
+        inRun = true;
+        const card = s * 16 + r;
+        this.moves[base + n] = card;
+        this.scores[base + n] =
+          card === preferred
+            ? 1 << 30
+            : (led < 0 ? this.leadScore(seat, card, sep, maxing) : this.followScore(seat, card, winning, winner, maxing)) * HISTORY_ROOM +
+              Math.min(HISTORY_ROOM - 1, this.history[seat * 64 + card]);
+        n++;
+      }
+    }
+    this.sortMoves(base, n);
+    return n;
+  }
+
+  /** Is a trick taken by `winner` good for the side of `seat`? */
+  private goodFor(maxing: number, winner: number): boolean {
+    return maxing ? winner === this.counted : winner !== this.counted;
+  }
+
+  private leadScore(seat: number, card: number, sep: number, maxing: number): number {
+    const r = card & 15;
+    const top = sep >>> (r + 1) === 0;
+    const wantsTricks = this.goodFor(maxing, seat);
+    if (top) return wantsTricks ? 1000 + r : -1000 + r;
+    return wantsTricks ? -r : 100 - r;
+  }
+
+  private followScore(seat: number, card: number, winning: number, winner: number, maxing: number): number {
+    const r = card & 15;
+    const takes = beats(card, winning, this.trump);
+    const outcome = takes ? seat : winner;
+    if (this.trickLength === 2) return (this.goodFor(maxing, outcome) ? 1000 : 0) - r;
+    if (takes && this.goodFor(maxing, seat)) return 500 + r;
+    // ducking: a seat that wants the trick to go elsewhere keeps its low cards for later
+    if (!takes && this.goodFor(maxing, winner)) return this.goodFor(maxing, seat) ? 400 - r : 400 + r;
+    return -r;
+  }
+
+  private sortMoves(base: number, n: number): void {
+    const moves = this.moves;
+    const scores = this.scores;
+    for (let i = base + 1; i < base + n; i++) {
+      const m = moves[i];
+      const s = scores[i];
+      let j = i - 1;
+      while (j >= base && scores[j] < s) {
+        moves[j + 1] = moves[j];
+        scores[j + 1] = scores[j];
+        j--;
+      }
+      moves[j + 1] = m;
+      scores[j + 1] = s;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// The transposition table: what the search has learned about positions at a trick boundary.
+//
+// A position is keyed by who leads and, for each suit, the owners of the cards still held, from the
+// highest down (two bits a card: 1, 2 or 3 for seats 0, 1, 2). Played and laid-away cards are left
+// out and the ranks are relative: only the order of cards inside a suit decides a trick, so two
+// positions whose suits look the same once the gaps are closed take the same number of tricks. That
+// lets one entry serve many positions (the bridge solvers' "relative ranks").
+//
+// Entries hold bounds on the tricks the counted seat takes from that position, and the best lead
+// found there (a suit and how many held cards of that suit rank above it). One slot per hash (always
+// replace), eight 32-bit words a slot so that a probe touches one cache line, and a generation number
+// so that a new solve ignores the last one's entries without clearing 32 MB.
+
+const BITS = 20;
+const SIZE = 1 << BITS;
+const STRIDE = 8; // k0 k1 k2 k3, generation << 2 | leader, bounds, two words unused (alignment)
+const EMPTY_BEST = 0xff;
+
+export class Table {
+  private readonly slots = new Int32Array(SIZE * STRIDE);
+  private generation = 0;
+
+  /** Starts a new search: forgets every entry (they were made for another trump or other seats). */
+  reset(): void {
+    this.generation = (this.generation + 1) & 0x1fffffff;
+    if (this.generation === 0) {
+      this.slots.fill(0);
+      this.generation = 1;
+    }
+  }
+
+  /** Where a position is, or would be, stored. */
+  slotOf(k0: number, k1: number, k2: number, k3: number, leader: number): number {
+    let h = Math.imul(k0 ^ (leader << 27), 0x9e3779b1);
+    h = Math.imul(h ^ k1 ^ (h >>> 15), 0x85ebca77);
+    h = Math.imul(h ^ k2 ^ (h >>> 13), 0xc2b2ae3d);
+    h = Math.imul(h ^ k3 ^ (h >>> 16), 0x27d4eb2f);
+    return ((h ^ (h >>> 15)) >>> (32 - BITS)) * STRIDE;
+  }
+
+  /** True when the slot holds this position, from this search. */
+  holds(at: number, k0: number, k1: number, k2: number, k3: number, leader: number): boolean {
+    const s = this.slots;
+    return s[at + 4] === ((this.generation << 2) | leader) && s[at] === k0 && s[at + 1] === k1 && s[at + 2] === k2 && s[at + 3] === k3;
+  }
+
+  /** Bounds on the counted seat's tricks from the position in the slot. */
+  lower(at: number): number {
+    return this.slots[at + 5] & 31;
+  }
+  upper(at: number): number {
+    return (this.slots[at + 5] >>> 5) & 31;
+  }
+  /** The best lead stored, as suit * 16 + (held cards of that suit above it), or -1. */
+  best(at: number): number {
+    const b = (this.slots[at + 5] >>> 10) & 0xff;
+    return b === EMPTY_BEST ? -1 : b;
+  }
+
+  /** Writes a position's entry into its slot. */
+  store(at: number, k0: number, k1: number, k2: number, k3: number, leader: number, lower: number, upper: number, best: number): void {
+    const s = this.slots;
+    s[at] = k0;
+    s[at + 1] = k1;
+    s[at + 2] = k2;
+    s[at + 3] = k3;
+    s[at + 4] = (this.generation << 2) | leader;
+    s[at + 5] = lower | (upper << 5) | ((best < 0 ? EMPTY_BEST : best) << 10);
+  }
+}
