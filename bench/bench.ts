@@ -30,55 +30,45 @@
 // BENCH_POOL_SIZE (the api's DB_POOL_SIZE), BENCH_API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
 // BENCH_API_MAIN (another build of the api, for before/after runs),
 // BENCH_TIMEOUT_SECONDS (900: the bench gives up).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import {
-  decide,
-  evolve,
-  initialState,
-  mulberry32,
-  randomCommand,
-  seatToAct,
-  deckKey,
-  shuffleDeck,
-  type BismarckEvent,
-  type Command,
-  type MatchOptions,
-  type MatchState,
-  type Seat,
-} from '@bismarck/rules';
-import { postgresDataSourceOptions, runMigrationsLocked, startEmbeddedPostgres } from '@bismarck/database';
+import { decide, evolve, initialState, mulberry32, randomCommand, shuffleDeck, type BismarckEvent, type Seat } from '@bismarck/rules';
+import { postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
 import { streamMatchEvents } from '@bismarck/client';
 import { foldOnto, projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt, UNBORN } from '@bismarck/projections';
+import {
+  benchSettings,
+  Connection,
+  cpuTimes,
+  createSeededMatch,
+  databaseCpu,
+  databaseCpuSince,
+  loadAverage,
+  logger,
+  openScratchDatabase,
+  percentile,
+  PLAYERS,
+  playNext,
+  processCpu,
+  processCpuSeconds,
+  rssMbOf,
+  round,
+  runBench,
+  running,
+  sleep,
+  startServer,
+  type LocalMatch,
+  type Server,
+  type Target,
+} from './common';
 import { startLoadBalancer, type LoadBalancer, type Routing } from './load-balancer';
 
 // ---------------------------------------------------------------- configuration
-/** `--name=value` or `--name value` (npm run bench -- --instances 2). */
-function parseFlags(args: string[]): Map<string, string> {
-  const parsed = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--([\w-]+)(?:=(.*))?$/.exec(args[i]);
-    if (!m) continue;
-    const value = m[2] ?? (args[i + 1]?.startsWith('--') === false ? args[++i] : undefined);
-    if (value === undefined) throw new Error(`--${m[1]} needs a value (--${m[1]}=value)`);
-    parsed.set(m[1].toLowerCase().replace(/-/g, '_'), value);
-  }
-  return parsed;
-}
-const flags = parseFlags(process.argv.slice(2));
-const setting = (name: string): string | undefined => flags.get(name.toLowerCase()) ?? process.env[`BENCH_${name.toUpperCase()}`];
-const num = (name: string, fallback: number): number => {
-  const raw = setting(name);
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`BENCH_${name.toUpperCase()} must be a number >= 0, got ${raw}`);
-  return value;
-};
+const { setting, num } = benchSettings('BENCH_');
 
 const serverUrl = process.env.DATABASE_URL?.trim() || undefined;
 const embedded = serverUrl === undefined;
@@ -112,114 +102,10 @@ if (cfg.instances > 1 && embedded) {
 }
 
 const root = resolve(__dirname, '..', '..'); // dist/bench → the repository
-const log = (line: string): void => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const log = logger('bench');
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
-const percentile = (sorted: Float64Array, p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-const round = (x: number, digits = 0): number => Number(x.toFixed(digits));
-
-// ---------------------------------------------------------------- machine load (noise report)
-function cpuTimes(): { busy: number; total: number } {
-  const [line] = readFileSync('/proc/stat', 'utf8').split('\n');
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  const idle = f[3] + (f[4] ?? 0);
-  const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
-/** CPU seconds (user + system) used by a process so far. */
-function processCpuSeconds(pid: number): number {
-  const { user, system } = processCpu(pid);
-  return user + system;
-}
-function processCpu(pid: number): { user: number; system: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(f[11]) / 100, system: Number(f[12]) / 100 }; // clock ticks (USER_HZ = 100)
-  } catch {
-    return { user: NaN, system: NaN };
-  }
-}
-/** The scratch database's name: its backends are ours (other databases' sessions are not counted). */
-let scratchDatabase = '';
-/**
- * CPU seconds of the database: the `postgres` backends connected to the scratch database and the
- * server's background processes (WAL writer, checkpointer, …), or the embedded PGlite's process.
- */
-function databaseCpu(): Map<number, number> {
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      let mine: boolean;
-      if (embedded) mine = comm === 'node' && Number(f[1]) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('pglite');
-      else if (comm !== 'postgres') mine = false;
-      else {
-        const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-        // A backend's title is "postgres: user database host(port) state"; a background process has no client.
-        mine = !/\(\d+\)|\[local\]/.test(title) || title.includes(` ${scratchDatabase} `);
-      }
-      if (mine) cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) / 100);
-    } catch {
-      /* gone */
-    }
-  }
-  return cpu;
-}
-/** CPU seconds the database used since `before` (processes that ended meanwhile are not counted). */
-function databaseCpuSince(before: Map<number, number>): number {
-  let sum = 0;
-  for (const [pid, seconds] of databaseCpu()) sum += seconds - (before.get(pid) ?? 0);
-  return sum;
-}
-function rssMbOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
 // ---------------------------------------------------------------- database
-interface Target {
-  url: string;
-  /** What the output says about where it ran. */
-  where: string;
-  drop(): Promise<void>;
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const c = new Client({ connectionString: url });
-  c.on('error', () => undefined);
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-async function openTarget(): Promise<Target> {
-  if (serverUrl) {
-    const name = `bismarck_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-    scratchDatabase = name;
-    await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const host = url.hostname;
-    return {
-      url: url.toString(),
-      where: `PostgreSQL at ${host}:${url.port || 5432}, scratch database ${name} (dropped at the end)`,
-      drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-    };
-  }
-  const pg = await startEmbeddedPostgres({ dataDir: 'memory' });
-  return { url: pg.url, where: 'embedded PGlite (in memory; smaller default sizes)', drop: () => pg.stop() };
-}
-
 function openDataSource(url: string, poolSize: number): Promise<DataSource> {
   return new DataSource(
     postgresDataSourceOptions({ url, embedded, poolSize, migrations: [...eventStoreMigrations, ...projectionMigrations], applicationName: 'bismarck-bench' }),
@@ -229,8 +115,8 @@ function openDataSource(url: string, poolSize: number): Promise<DataSource> {
 // ---------------------------------------------------------------- 1. raw appends
 const RAW_DATA = JSON.stringify({ seat: 1, card: 'QH', deal: 3, trick: 7 });
 
-async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: number; p99Ms: number; count: number; dbCpuPerInsertMs: number; clientCpuPerInsertMs: number }> {
-  const setup = new Client({ connectionString: url });
+async function rawAppends(target: Target): Promise<{ perSecond: number; p50Ms: number; p99Ms: number; count: number; dbCpuPerInsertMs: number; clientCpuPerInsertMs: number }> {
+  const setup = new Client({ connectionString: target.url });
   await setup.connect();
   // Shaped like `events` (migrated before this runs): its columns, defaults, keys and indexes, and so
   // always in step with it; LIKE copies no trigger, so no append-only check and no function.
@@ -238,7 +124,7 @@ async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: numb
   await setup.query(`CREATE TABLE bench_raw_events (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)`);
   const clients = await Promise.all(
     Array.from({ length: cfg.clients }, async () => {
-      const c = new Client({ connectionString: url });
+      const c = new Client({ connectionString: target.url });
       await c.connect();
       return c;
     }),
@@ -276,14 +162,14 @@ async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: numb
     for (let v = 1; !stop; v++) await insert(c, stream, v, measuring);
   });
   await sleep(Math.min(2000, cfg.rawSeconds * 250));
-  const db0 = databaseCpu();
+  const db0 = databaseCpu(target);
   const me0 = process.cpuUsage();
   measuring = true;
   const started = now();
   await sleep(cfg.rawSeconds * 1000);
   measuring = false;
   const elapsed = (now() - started) / 1000;
-  const dbCpu = databaseCpuSince(db0);
+  const dbCpu = databaseCpuSince(target, db0);
   const me = process.cpuUsage(me0);
   stop = true;
   await Promise.all(workers);
@@ -302,15 +188,7 @@ async function rawAppends(url: string): Promise<{ perSecond: number; p50Ms: numb
 }
 
 // ---------------------------------------------------------------- 2. the api in its own process
-interface Api {
-  child: ChildProcess;
-  port: number;
-  /** Bytes the api wrote to stdout and stderr (its logs). */
-  logBytes: number;
-  stop(): Promise<void>;
-}
-
-async function startApi(databaseUrl: string): Promise<Api> {
+async function startApi(databaseUrl: string): Promise<Server> {
   const main = cfg.apiMain ? resolve(cfg.apiMain) : join(root, 'dist/apps/api/src/main.js');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -330,229 +208,7 @@ async function startApi(databaseUrl: string): Promise<Api> {
   if (embedded) env.DB_POOL_SIZE = '1';
   else if (cfg.poolSize) env.DB_POOL_SIZE = cfg.poolSize;
   else delete env.DB_POOL_SIZE;
-  return startServer(main, env, cfg.apiNodeArgs);
-}
-
-/**
- * The bench's servers still running, with the signal that stops them at once: the watchdog sends it
- * before it gives up (an api is killed; nginx is told to stop, so that its master stops its workers).
- */
-const running = new Map<number, NodeJS.Signals>();
-// Even when the bench dies of an error it did not expect, it leaves no server behind.
-process.on('exit', () => {
-  for (const [pid, signal] of running) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      /* gone */
-    }
-  }
-});
-
-/** A node server in its own process, once it printed `listening on http://localhost:<port>`. */
-async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Api> {
-  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
-  // Its logs go into a pipe, as under a container runtime; the bench counts and drops them.
-  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.set(child.pid!, 'SIGKILL');
-  child.once('exit', () => running.delete(child.pid!));
-  const api: Api = {
-    child,
-    port: 0,
-    logBytes: 0,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  let head = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const listening = new Promise<number>((done, fail) => {
-    const onData = (chunk: Buffer): void => {
-      api.logBytes += chunk.length;
-      if (api.port === 0 && head.length < 100_000) {
-        head += chunk.toString('utf8');
-        const m = /listening on http:\/\/localhost:(\d+)/.exec(head);
-        if (m) done(Number(m[1]));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then(() => fail(new Error(`${main} exited before listening:\n${head.slice(-4000)}`)));
-    setTimeout(() => fail(new Error(`${main} did not start within 60 s:\n${head.slice(-4000)}`)), 60_000).unref();
-  });
-  try {
-    api.port = await listening;
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return api;
-}
-
-interface Reply {
-  status: number;
-  body: unknown;
-}
-
-/**
- * A lean HTTP/1.1 keep-alive client: one socket per bench client, one request at a time, answers
- * read by Content-Length. node:http costs the bench ~0.2 ms of CPU per request on this machine, CPU
- * that the service under test then lacks; this costs a fraction of it (the raw test's pg client is lean too).
- */
-class Connection {
-  private socket: Socket | undefined;
-  private buffer: Buffer = Buffer.alloc(0);
-  private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void } | undefined;
-
-  constructor(private readonly port: number) {}
-
-  private connect(): Promise<Socket> {
-    return new Promise((done, fail) => {
-      const socket = createConnection({ host: '127.0.0.1', port: this.port, noDelay: true }, () => done(socket));
-      socket.on('data', (chunk: Buffer) => this.onData(chunk));
-      socket.on('error', (e) => {
-        fail(e);
-        if (this.socket !== socket) return;
-        this.waiting?.fail(e);
-        this.waiting = undefined;
-      });
-      socket.on('close', () => {
-        // A socket we let go after its `Connection: close` answer fails nothing.
-        if (this.socket !== socket) return;
-        this.socket = undefined;
-        this.waiting?.fail(new Error('the api closed the connection'));
-        this.waiting = undefined;
-      });
-    });
-  }
-
-  private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    const end = this.buffer.indexOf('\r\n\r\n');
-    if (end < 0 || !this.waiting) return;
-    const head = this.buffer.toString('latin1', 0, end);
-    const m = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (!m) {
-      this.waiting.fail(new Error(`an answer without Content-Length: ${head}`));
-      this.waiting = undefined;
-      return;
-    }
-    const total = end + 4 + Number(m[1]);
-    if (this.buffer.length < total) return;
-    const body = this.buffer.toString('utf8', end + 4, total);
-    this.buffer = this.buffer.subarray(total);
-    // nginx closes a client's connection after keepalive_requests (1,000) answers: the next request opens another.
-    if (/\r\nconnection: *close/i.test(head)) {
-      this.socket?.end();
-      this.socket = undefined;
-      this.buffer = Buffer.alloc(0);
-    }
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    let parsed: unknown = body;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      /* not JSON */
-    }
-    waiting.done({ status: Number(head.slice(9, 12)), body: parsed });
-  }
-
-  async request(method: string, path: string, token?: string, body?: unknown): Promise<Reply> {
-    this.socket ??= await this.connect();
-    const payload = body === undefined ? '' : JSON.stringify(body);
-    let text = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
-    if (token) text += `authorization: Bearer ${token}\r\n`;
-    if (payload) text += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
-    text += `\r\n${payload}`;
-    return new Promise((done, fail) => {
-      this.waiting = { done, fail };
-      this.socket!.write(text);
-    });
-  }
-
-  close(): void {
-    this.socket?.end();
-  }
-}
-
-type Request = (method: string, path: string, token?: string, body?: unknown) => Promise<Reply>;
-
-interface LocalMatch {
-  id: string;
-  seed: string;
-  tokens: string[];
-  state: MatchState;
-  version: number;
-  random: () => number;
-  /** A card has been played in this match (it is past its first lay-away). */
-  playing: boolean;
-}
-
-interface CreatedReply {
-  id: string;
-  version: number;
-  options: MatchOptions;
-  firstDealer: Seat;
-  seats: { seat: Seat; token: string }[];
-}
-
-const PLAYERS: [string, string, string] = ['Astrid', 'Bjørn', 'Cecilia'];
-
-async function createMatch(request: Request, n: number): Promise<LocalMatch> {
-  const seed = `bench-${process.pid}-${n}-${randomBytes(6).toString('hex')}`;
-  const reply = await request('POST', '/api/matches', undefined, { players: PLAYERS, seed });
-  if (reply.status !== 201) throw new Error(`create answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  const created = reply.body as CreatedReply;
-  const events = decide(
-    { type: 'createMatch', matchId: created.id, players: PLAYERS, options: created.options, firstDealer: created.firstDealer, seeded: true },
-    initialState(),
-  );
-  const state = events.reduce(evolve, initialState());
-  if (events.length !== created.version) throw new Error(`local fold of the creation is at ${events.length}, the service at ${created.version}`);
-  return { id: created.id, seed, tokens: created.seats.map((s) => s.token), state, version: events.length, random: mulberry32(n + 1), playing: false };
-}
-
-const ROUTE: Partial<Record<Command['type'], string>> = { deal: 'deal', chooseContract: 'contract', discard: 'discard', playCard: 'play' };
-
-/** The next legal command of a match, decided locally; sent through HTTP; the local fold moves on. */
-async function step(request: Request, m: LocalMatch): Promise<{ type: Command['type']; ms: number }> {
-  // The service deals a seeded match shuffleDeck(deckKey(seed, cut), stream version + 1) (docs/fairness.md).
-  const index = m.version + 1;
-  const cut = m.state.status === 'awaitingDeal' ? m.state.cut : null;
-  const command = randomCommand(m.state, { random: m.random, deck: () => shuffleDeck(deckKey(m.seed, cut), index) }, 0);
-  if (command === null) throw new Error(`match ${m.id} has nothing to do`);
-  const events = decide(command, m.state);
-  const seat = seatToAct(m.state)!;
-  let body: unknown;
-  switch (command.type) {
-    case 'chooseContract':
-      body = command.contract === 'trump' ? { contract: 'trump', trump: command.trump } : { contract: command.contract };
-      break;
-    case 'discard':
-      body = { cards: command.cards };
-      break;
-    case 'playCard':
-      body = { card: command.card };
-      break;
-    default:
-      body = undefined;
-  }
-  const t = now();
-  const route = ROUTE[command.type];
-  if (route === undefined) throw new Error(`the bench cannot send ${command.type}`);
-  const reply = await request('POST', `/api/matches/${m.id}/${route}`, m.tokens[seat], body);
-  const ms = now() - t;
-  const expected = m.version + events.length;
-  if (reply.status !== 200 || (reply.body as { version: number }).version !== expected) {
-    throw new Error(`${command.type} on ${m.id} at ${m.version}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 500)} (expected version ${expected})`);
-  }
-  m.state = events.reduce(evolve, m.state);
-  m.version = expected;
-  return { type: command.type, ms };
+  return startServer(main, env, cfg.apiNodeArgs, root);
 }
 
 interface CommandsResult {
@@ -586,21 +242,21 @@ interface CommandsResult {
 interface Served {
   /** An api's port, or nginx's in front of `apis`. */
   port: number;
-  apis: Api[];
+  apis: Server[];
   balancer?: LoadBalancer;
-  /** The scratch database, for its transaction counts. */
-  databaseUrl: string;
+  /** The scratch database, for its transaction counts and its CPU. */
+  database: Target;
   /** Clients sending commands at once (default BENCH_CLIENTS). */
   clients?: number;
 }
 
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
-const apisCpu = (apis: Api[]): number => sum(apis.map((a) => processCpuSeconds(a.child.pid!)));
-const apisSystemCpu = (apis: Api[]): number => sum(apis.map((a) => processCpu(a.child.pid!).system));
+const apisCpu = (apis: Server[]): number => sum(apis.map((a) => processCpuSeconds(a.child.pid!)));
+const apisSystemCpu = (apis: Server[]): number => sum(apis.map((a) => processCpu(a.child.pid!).system));
 const balancerCpu = (lb: LoadBalancer | undefined): number => (lb ? sum(lb.pids().map(processCpuSeconds)) : NaN);
 
 /** The api's heap in use (from its /metrics), asked of the instance itself rather than through nginx. */
-async function heapUsedMbOf(api: Api): Promise<number> {
+async function heapUsedMbOf(api: Server): Promise<number> {
   const c = new Connection(api.port);
   try {
     const metrics = await c.request('GET', '/metrics');
@@ -621,7 +277,7 @@ async function databaseCommits(c: Client): Promise<number> {
   return Number(rows[0]?.commits);
 }
 
-async function commandsPhase({ port, apis, balancer, databaseUrl, clients = cfg.clients }: Served): Promise<CommandsResult> {
+async function commandsPhase({ port, apis, balancer, database, clients = cfg.clients }: Served): Promise<CommandsResult> {
   const connections = Array.from({ length: clients }, () => new Connection(port));
   // Create the matches, 16 at a time.
   const matches: LocalMatch[] = [];
@@ -629,8 +285,7 @@ async function commandsPhase({ port, apis, balancer, databaseUrl, clients = cfg.
   const t0 = now();
   await Promise.all(
     connections.map(async (c) => {
-      const request: Request = (...a) => c.request(...a);
-      while (next < cfg.matches) matches.push(await createMatch(request, next++));
+      while (next < cfg.matches) matches.push(await createSeededMatch(c, next++, 'bench'));
     }),
   );
   log(`created ${matches.length} matches in ${round((now() - t0) / 1000, 1)} s`);
@@ -641,38 +296,39 @@ async function commandsPhase({ port, apis, balancer, databaseUrl, clients = cfg.
   let measuring = false;
   let commands = 0;
   const playMs: number[] = [];
+  /** Matches where a card has been played (past their first lay-away). */
+  const playing = new WeakSet<LocalMatch>();
   const workers = connections.map(async (c) => {
-    const request: Request = (...a) => c.request(...a);
     while (!stop) {
       const m = ready.shift();
       if (!m) {
         await sleep(1);
         continue;
       }
-      const r = await step(request, m);
-      if (r.type === 'playCard') m.playing = true;
+      const r = await playNext(c, m);
+      if (r.type === 'playCard') playing.add(m);
       if (measuring) {
         commands++;
         if (r.type === 'playCard') playMs.push(r.ms);
       }
       // Keep the number of matches in progress: a finished match is replaced by a new one.
-      ready.push(m.state.status === 'finished' ? await createMatch(request, created++) : m);
+      ready.push(m.state.status === 'finished' ? await createSeededMatch(c, created++, 'bench') : m);
     }
   });
   // Warm-up: at least this long, and until every match has reached its first trick, so that the
   // measured traffic is plays but for the deal, contract and lay-away between two deals.
   const warmupEnds = now() + cfg.warmupSeconds * 1000;
-  while (now() < warmupEnds || matches.some((m) => !m.playing)) await sleep(100);
+  while (now() < warmupEnds || matches.some((m) => !playing.has(m))) await sleep(100);
   const logBytes0 = sum(apis.map((a) => a.logBytes));
   const apiCpu0 = apisCpu(apis);
   const apiSystem0 = apisSystemCpu(apis);
   const balancerCpu0 = balancerCpu(balancer);
   const benchCpu0 = process.cpuUsage();
   const machine0 = cpuTimes();
-  const stats = new Client({ connectionString: databaseUrl });
+  const stats = new Client({ connectionString: database.url });
   await stats.connect();
   const commits0 = await databaseCommits(stats);
-  const dbCpu0 = databaseCpu();
+  const dbCpu0 = databaseCpu(database);
   measuring = true;
   const started = now();
   await sleep(cfg.seconds * 1000);
@@ -683,7 +339,7 @@ async function commandsPhase({ port, apis, balancer, databaseUrl, clients = cfg.
   const nginxCpu = balancerCpu(balancer) - balancerCpu0;
   const benchCpuUsed = process.cpuUsage(benchCpu0);
   const machine1 = cpuTimes();
-  const dbCpu = databaseCpuSince(dbCpu0);
+  const dbCpu = databaseCpuSince(database, dbCpu0);
   const commits1 = await databaseCommits(stats);
   await stats.end();
   const logBytes = sum(apis.map((a) => a.logBytes)) - logBytes0;
@@ -752,10 +408,10 @@ interface InstancesResult {
  * instance with 1/N of the clients. Each phase starts its own matches; the database's CPU per
  * command tells what routing costs it.
  */
-async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
+async function instancesPhase(database: Target): Promise<InstancesResult> {
   // (When it cannot install nginx, it says so, and startLoadBalancer fails with nginx's error.)
   spawnSync('bash', [join(root, 'scripts/ensure-nginx.sh')], { stdio: ['ignore', 2, 2] });
-  const apis = await Promise.all(Array.from({ length: cfg.instances }, () => startApi(databaseUrl)));
+  const apis = await Promise.all(Array.from({ length: cfg.instances }, () => startApi(database.url)));
   try {
     log(`instances: ${apis.map((a) => `pid ${a.child.pid} port ${a.port}`).join(', ')}`);
     const phases = {} as Record<PhaseName, CommandsResult>;
@@ -769,7 +425,7 @@ async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
           liveAcrossInstancesMaxMs = await liveAcrossInstances(apis, balancer.port);
           log(`live across instances: every event appended through one instance reached a stream on another and one through nginx, the slowest in ${round(liveAcrossInstancesMaxMs, 1)} ms`);
         }
-        const r = await commandsPhase({ port: balancer.port, apis, balancer, databaseUrl, clients });
+        const r = await commandsPhase({ port: balancer.port, apis, balancer, database, clients });
         log(
           `commands through nginx, ${name} (${clients} clients): ${Math.round(r.commandsPerSecond)}/s, play p99 ${round(r.p99Ms, 2)} ms, ` +
             `database ${round(r.dbCpuPerCommandMs, 3)} ms of CPU and ${round(r.dbCommitsPerCommand, 3)} commits per command, ` +
@@ -792,11 +448,10 @@ async function instancesPhase(databaseUrl: string): Promise<InstancesResult> {
  * through another instance, in order, once each (LISTEN/NOTIFY on a real server): the bench fails
  * otherwise. Returns the slowest delivery after the command's answer.
  */
-async function liveAcrossInstances(apis: Api[], balancerPort: number): Promise<number> {
+async function liveAcrossInstances(apis: Server[], balancerPort: number): Promise<number> {
   const [writer, reader] = apis;
   const connection = new Connection(writer.port);
-  const request: Request = (...a) => connection.request(...a);
-  const match = await createMatch(request, -1);
+  const match = await createSeededMatch(connection, -1, 'bench');
   const controller = new AbortController();
   const streams = [
     { name: `a stream on instance 2 (port ${reader.port})`, base: `http://127.0.0.1:${reader.port}` },
@@ -812,7 +467,7 @@ async function liveAcrossInstances(apis: Api[], balancerPort: number): Promise<n
   let slowest = 0;
   try {
     for (let i = 0; i < 12; i++) {
-      await step(request, match);
+      await playNext(connection, match);
       const answered = now();
       for (const s of streams) {
         while (s.received.at(-1)?.version !== match.version) {
@@ -843,7 +498,7 @@ async function liveAcrossInstances(apis: Api[], balancerPort: number): Promise<n
  * reach on this machine while doing nothing else.
  */
 async function floorPhase(): Promise<{ perSecond: number; cpuPerRequestMs: number; cpuPercent: number }> {
-  const server = await startServer(join(root, 'dist/bench/floor-app.js'), { ...process.env, NODE_ENV: 'production' });
+  const server = await startServer(join(root, 'dist/bench/floor-app.js'), { ...process.env, NODE_ENV: 'production' }, [], root);
   try {
     const connections = Array.from({ length: cfg.clients }, () => new Connection(server.port));
     let stop = false;
@@ -999,8 +654,8 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const load0 = loadAverage();
   log(`config ${JSON.stringify(cfg)}; load average ${load0}`);
-  const target = await openTarget();
-  let api: Api | undefined;
+  const target = await openScratchDatabase(serverUrl, 'bismarck_bench');
+  let api: Server | undefined;
   const cleanups: (() => Promise<void>)[] = [];
   const watchdog = setTimeout(() => {
     log(`gave up after ${cfg.timeoutSeconds} s`);
@@ -1015,7 +670,7 @@ async function main(): Promise<void> {
     await runMigrationsLocked(ds);
 
     log(`raw appends: ${cfg.clients} clients, ${cfg.rawSeconds} s`);
-    const raw = await rawAppends(target.url);
+    const raw = await rawAppends(target);
     log(`raw appends: ${Math.round(raw.perSecond)}/s, p50 ${round(raw.p50Ms, 2)} ms, p99 ${round(raw.p99Ms, 2)} ms`);
 
     log(`api: starting (LOG_LEVEL=${cfg.logLevel})`);
@@ -1023,12 +678,12 @@ async function main(): Promise<void> {
     await sleep(500);
     const rssIdleMb = rssMbOf(api.child.pid!);
     log(`api: pid ${api.child.pid}, port ${api.port}; commands for ${cfg.seconds} s after ${cfg.warmupSeconds} s warm-up`);
-    const cmd = await commandsPhase({ port: api.port, apis: [api], databaseUrl: target.url });
+    const cmd = await commandsPhase({ port: api.port, apis: [api], database: target });
     log(`commands: ${Math.round(cmd.commandsPerSecond)}/s, play p50 ${round(cmd.p50Ms, 2)} ms, p99 ${round(cmd.p99Ms, 2)} ms, rss ${round(cmd.rssMb)} MB`);
     await api.stop();
     api = undefined;
 
-    const instances = cfg.instances > 1 ? await instancesPhase(target.url) : undefined;
+    const instances = cfg.instances > 1 ? await instancesPhase(target) : undefined;
 
     const floor = cfg.floorSeconds > 0 ? await floorPhase() : undefined;
     if (floor) log(`an empty Nest POST route: ${Math.round(floor.perSecond)}/s, ${round(floor.cpuPerRequestMs, 3)} ms of CPU per request (${round(floor.cpuPercent)}% of a core)`);
@@ -1135,10 +790,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

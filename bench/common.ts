@@ -1,6 +1,5 @@
 // What the benches share: settings from flags or env, /proc readings, a scratch database, the api in
 // its own process, a lean HTTP/1.1 client, and seeded matches folded locally with the rules engine.
-// (bench/bench.ts predates this file and still has its own copies; it can import these instead.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -23,14 +22,22 @@ import {
 import { startEmbeddedPostgres } from '@bismarck/database';
 
 // ---------------------------------------------------------------- settings
-/** `--name=value` flags, then `<envPrefix>NAME` env: numbers ≥ 0 with a default. */
+/** `--name=value` or `--name value` (npm run bench -- --instances 2). */
+function parseFlags(args: string[]): Map<string, string> {
+  const parsed = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--([\w-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!m) continue;
+    const value = m[2] ?? (args[i + 1]?.startsWith('--') === false ? args[++i] : undefined);
+    if (value === undefined) throw new Error(`--${m[1]} needs a value (--${m[1]}=value)`);
+    parsed.set(m[1].toLowerCase().replace(/-/g, '_'), value);
+  }
+  return parsed;
+}
+
+/** Flags, then `<envPrefix>NAME` env: numbers ≥ 0 with a default. */
 export function benchSettings(envPrefix = 'BENCH_', argv: string[] = process.argv.slice(2)): { setting(name: string): string | undefined; num(name: string, fallback: number): number } {
-  const flags = new Map(
-    argv.flatMap((a) => {
-      const m = /^--([\w-]+)=(.*)$/.exec(a);
-      return m ? [[m[1].toLowerCase().replace(/-/g, '_'), m[2]] as const] : [];
-    }),
-  );
+  const flags = parseFlags(argv);
   const setting = (name: string): string | undefined => flags.get(name.toLowerCase()) ?? process.env[`${envPrefix}${name.toUpperCase()}`];
   const num = (name: string, fallback: number): number => {
     const raw = setting(name);
@@ -53,15 +60,20 @@ export const logger =
     console.error(`[${name} ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 // ---------------------------------------------------------------- /proc
-/** CPU seconds (user + system) used by a process so far. */
-export function processCpuSeconds(pid: number): number {
+/** CPU seconds used by a process so far, in user space and in the kernel (its socket writes). */
+export function processCpu(pid: number): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // clock ticks (USER_HZ = 100)
+    return { user: Number(f[11]) / 100, system: Number(f[12]) / 100 }; // clock ticks (USER_HZ = 100)
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
+}
+/** CPU seconds (user + system) used by a process so far. */
+export function processCpuSeconds(pid: number): number {
+  const { user, system } = processCpu(pid);
+  return user + system;
 }
 export function rssMbOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -71,27 +83,44 @@ export function cpuTimes(): { busy: number; total: number } {
   const [line] = readFileSync('/proc/stat', 'utf8').split('\n');
   const f = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = f[3] + (f[4] ?? 0);
-  return { busy: f.reduce((a, b) => a + b, 0) - idle, total: f.reduce((a, b) => a + b, 0) };
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
 }
 export const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** CPU seconds so far of the `postgres` processes serving `database` plus the server's own (no client). */
-export function postgresCpu(database: string): Map<number, number> {
+/**
+ * CPU seconds so far of the database, per process: the `postgres` backends connected to the scratch
+ * database (other databases' sessions are not ours) and the server's background processes (WAL
+ * writer, checkpointer, …), or the embedded PGlite's process.
+ */
+export function databaseCpu(target: Pick<Target, 'embedded' | 'database'>): Map<number, number> {
   const cpu = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (/\(\d+\)|\[local\]/.test(title) && !title.includes(` ${database} `)) continue;
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) / 100);
+      let mine: boolean;
+      if (target.embedded) mine = comm === 'node' && Number(f[1]) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('pglite');
+      else if (comm !== 'postgres') mine = false;
+      else {
+        const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+        // A backend's title is "postgres: user database host(port) state"; a background process has no client.
+        mine = !/\(\d+\)|\[local\]/.test(title) || title.includes(` ${target.database} `);
+      }
+      if (mine) cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) / 100);
     } catch {
       /* gone */
     }
   }
   return cpu;
+}
+/** CPU seconds the database used since `before` (processes that ended meanwhile are not counted). */
+export function databaseCpuSince(target: Pick<Target, 'embedded' | 'database'>, before: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of databaseCpu(target)) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
 }
 
 // ---------------------------------------------------------------- database
@@ -144,11 +173,29 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/**
+ * The bench's servers still running, with the signal that stops them at once: a watchdog sends it
+ * before it gives up (an api is killed; nginx is told to stop, so that its master stops its workers).
+ */
+export const running = new Map<number, NodeJS.Signals>();
+// Even when a bench dies of an error it did not expect, it leaves no server behind.
+process.on('exit', () => {
+  for (const [pid, signal] of running) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone */
+    }
+  }
+});
+
 /** A node server in its own process, once it printed `listening on http://localhost:<port>`. */
 export async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cwd = process.cwd()): Promise<Server> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   // Its logs go into a pipe, as under a container runtime; the bench counts and drops them.
   const child = spawn(process.execPath, [...nodeArgs, main], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.set(child.pid!, 'SIGKILL');
+  child.once('exit', () => running.delete(child.pid!));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const server: Server = {
     child,
@@ -193,7 +240,8 @@ export interface Reply {
 
 /**
  * A lean HTTP/1.1 keep-alive client: one socket, one request at a time, answers read by
- * Content-Length. node:http costs ~0.2 ms of CPU per request here, CPU the service then lacks.
+ * Content-Length. node:http costs the bench ~0.2 ms of CPU per request on this machine, CPU that
+ * the service under test then lacks; this costs a fraction of it.
  */
 export class Connection {
   private socket: Socket | undefined;
@@ -208,11 +256,14 @@ export class Connection {
       socket.on('data', (chunk: Buffer) => this.onData(chunk));
       socket.on('error', (e) => {
         fail(e);
+        if (this.socket !== socket) return;
         this.waiting?.fail(e);
         this.waiting = undefined;
       });
       socket.on('close', () => {
-        if (this.socket === socket) this.socket = undefined;
+        // A socket we let go after its `Connection: close` answer fails nothing.
+        if (this.socket !== socket) return;
+        this.socket = undefined;
         this.waiting?.fail(new Error('the api closed the connection'));
         this.waiting = undefined;
       });
@@ -234,6 +285,12 @@ export class Connection {
     if (this.buffer.length < total) return;
     const body = this.buffer.toString('utf8', end + 4, total);
     this.buffer = this.buffer.subarray(total);
+    // nginx closes a client's connection after keepalive_requests (1,000) answers: the next request opens another.
+    if (/\r\nconnection: *close/i.test(head)) {
+      this.socket?.end();
+      this.socket = undefined;
+      this.buffer = Buffer.alloc(0);
+    }
     const waiting = this.waiting;
     this.waiting = undefined;
     let parsed: unknown = body;
@@ -315,9 +372,10 @@ function bodyOf(command: Command): unknown {
 
 /**
  * The next legal command of a match, decided locally and sent through HTTP; the local fold moves on
- * once the answer's version is the one expected. Answers when the answer came (`wallMs`).
+ * once the answer's version is the one expected. Answers when the answer came (`ackAt`, `wallMs`)
+ * and how long it took (`ms`).
  */
-export async function playNext(c: Connection, m: LocalMatch): Promise<{ type: Command['type']; from: number; to: number; ackAt: number }> {
+export async function playNext(c: Connection, m: LocalMatch): Promise<{ type: Command['type']; from: number; to: number; ackAt: number; ms: number }> {
   // The service deals a seeded match shuffleDeck(deckKey(seed, cut), stream version + 1) (docs/fairness.md).
   const index = m.version + 1;
   const cut = m.state.status === 'awaitingDeal' ? m.state.cut : null;
@@ -327,7 +385,9 @@ export async function playNext(c: Connection, m: LocalMatch): Promise<{ type: Co
   if (route === undefined) throw new Error(`the bench cannot send ${command.type}`);
   const events = decide(command, m.state);
   const seat = seatToAct(m.state)!;
-  const reply = await c.request('POST', `/api/matches/${m.id}/${route}`, m.tokens[seat], bodyOf(command));
+  const body = bodyOf(command);
+  const sentAt = wallMs();
+  const reply = await c.request('POST', `/api/matches/${m.id}/${route}`, m.tokens[seat], body);
   const ackAt = wallMs();
   const expected = m.version + events.length;
   if (reply.status !== 200 || (reply.body as { version: number }).version !== expected) {
@@ -336,5 +396,16 @@ export async function playNext(c: Connection, m: LocalMatch): Promise<{ type: Co
   const from = m.version + 1;
   m.state = events.reduce(evolve, m.state);
   m.version = expected;
-  return { type: command.type, from, to: expected, ackAt };
+  return { type: command.type, from, to: expected, ackAt, ms: ackAt - sentAt };
+}
+
+/** Runs a bench's main and exits: 0 once it printed its JSON line, 1 (with the error) otherwise. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

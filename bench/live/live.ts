@@ -10,7 +10,7 @@
 //      legal command of the next match, its acknowledgement time noted per version;
 //   5. every stream must then hold its match's events up to the last command, once each and in order.
 //
-// Sizes (env or --flag=value): BENCH_LIVE_STREAMS (15000; 3000 embedded), BENCH_LIVE_MATCHES (1000;
+// Sizes (env, --flag=value or --flag value): BENCH_LIVE_STREAMS (15000; 3000 embedded), BENCH_LIVE_MATCHES (1000;
 // 200 embedded), BENCH_LIVE_RATE (500; 200 embedded), BENCH_LIVE_SECONDS (30), BENCH_LIVE_WARMUP_SECONDS
 // (3), BENCH_LIVE_WORKERS (4, and at least one per 4,500 streams), BENCH_LIVE_CLIENTS (32 command
 // connections), BENCH_LIVE_API_MAIN (another build of the api, for before/after runs),
@@ -31,6 +31,7 @@ import {
   processCpuSeconds,
   rssMbOf,
   round,
+  runBench,
   sleep,
   startServer,
   wallMs,
@@ -288,10 +289,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);
