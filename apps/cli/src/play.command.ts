@@ -16,7 +16,7 @@ interface PlayOptions {
 
 /**
  * `bismarck play --bots 3 [--url URL]`: opens a lobby table, lets the bots join and play it, prints
- * the scorecard. Without --url the service runs in this process on an in-memory embedded database.
+ * the scorecard. Without --url the service runs in this process on a throw-away embedded database.
  * With fewer than 3 bots the other seats stay open for people to join.
  */
 export function registerPlayCommand(program: Command): void {
@@ -24,7 +24,7 @@ export function registerPlayCommand(program: Command): void {
     .command('play')
     .description('create a match and play it with bots, then print the scorecard')
     .option('--bots <n>', 'how many seats the bots take (1 to 3)', '3')
-    .option('--url <url>', 'an api to play on (default: start one in this process on an in-memory database)')
+    .option('--url <url>', 'an api to play on (default: start one in this process on a throw-away database)')
     .option('--strategy <name>', 'random or greedy, or one per bot: greedy,random,greedy', 'greedy')
     .option('--schedule <name>', 'modern, traditional or quick')
     .option('--seed <seed>', 'reproducible deals (a seeded match)')
@@ -96,7 +96,7 @@ export function formatScorecard(card: Scorecard): string {
 }
 
 /**
- * `bismarck prepare` (run by `npm run build`): saves the migrated in-memory database that `play`
+ * `bismarck prepare` (run by `npm run build`): saves the migrated database that `play`
  * starts from, so that even the first `play` after an install skips initdb (about 3 s).
  */
 export function registerPrepareCommand(program: Command): void {
@@ -105,10 +105,10 @@ export function registerPrepareCommand(program: Command): void {
     .description('save the database snapshot `play` starts from')
     .action(async () => {
       try {
-        const { memorySnapshots } = await import('@bismarck/database');
-        const saved = memorySnapshots(await apiMigrations())?.migrated;
+        const { savedSnapshots } = await import('@bismarck/database');
+        const saved = savedSnapshots('directory', await apiMigrations())?.migrated;
         if (saved && existsSync(saved)) return;
-        await (await startMemoryDatabase()).stop();
+        await (await startScratchDatabase()).stop();
       } catch (err) {
         // Only a slower first `play` is at stake; never a failed build.
         console.warn(`bismarck prepare: no snapshot saved (${err instanceof Error ? err.message : String(err)})`);
@@ -116,16 +116,16 @@ export function registerPrepareCommand(program: Command): void {
     });
 }
 
-/** An in-memory embedded database with the api's schema, from its snapshot after the first time. */
-async function startMemoryDatabase() {
+/** A throw-away embedded database with the api's schema, copied from its snapshot after the first time. */
+async function startScratchDatabase() {
   const [{ startEmbeddedPostgres }, migrations] = await Promise.all([import('@bismarck/database'), apiMigrations()]);
-  return startEmbeddedPostgres({ dataDir: 'memory', migrations });
+  return startEmbeddedPostgres({ dataDir: 'scratch', migrations });
 }
 
 async function startLocal(): Promise<{ url: string; stop(): Promise<void> }> {
   // The api is loaded only here (it takes a second or so, which `play --url` and the other commands
-  // need not pay), while the database starts in its own process: about 2 s in all instead of 4 to 6.
-  const [db, { createApp }] = await Promise.all([startMemoryDatabase(), import('@bismarck/api')]);
+  // need not pay), while the database starts in its own process: under 2 s in all instead of 4 to 6.
+  const [db, { createApp }] = await Promise.all([startScratchDatabase(), import('@bismarck/api')]);
   const app = await createApp({ databaseUrl: db.url, embedded: true, quiet: true });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };

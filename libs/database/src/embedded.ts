@@ -6,10 +6,14 @@ import { acquireDataDirLock } from './data-dir-lock';
 import { postgresDataSourceOptions, type MigrationClass } from './data-source';
 import { openDataSource } from './guard';
 import { runMigrationsLocked } from './migrate';
-import { memorySnapshots, pruneSnapshots, touchSnapshot, type MemorySnapshots } from './snapshots';
+import { pruneScratchDirectories, pruneSnapshots, savedSnapshots, touchSnapshot, type SavedSnapshots } from './snapshots';
 
 export interface EmbeddedPostgresOptions {
-  /** A directory that survives restarts, or 'memory'. Default: env BISMARCK_DATA_DIR, else ./.data/pglite. */
+  /**
+   * A directory that survives restarts; or 'memory' (nothing on disk) or 'scratch' (a directory of its
+   * own in the temp folder, removed at stop: it starts fastest, `bismarck play`). Default: env
+   * BISMARCK_DATA_DIR, else ./.data/pglite.
+   */
   readonly dataDir?: string;
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
   readonly port?: number;
@@ -18,7 +22,7 @@ export interface EmbeddedPostgresOptions {
   /** Give up when the database is not serving after this long. Default 60 s. */
   readonly startTimeoutMs?: number;
   /**
-   * For 'memory' only: the database starts with these applied, from a snapshot saved the first time
+   * For 'memory' and 'scratch' only: the database starts with these applied, from a snapshot saved the first time
    * (snapshots.ts), so a test or `bismarck play` skips initdb and the migrations.
    */
   readonly migrations?: readonly MigrationClass[];
@@ -27,7 +31,7 @@ export interface EmbeddedPostgresOptions {
 export interface EmbeddedPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   readonly url: string;
-  /** The absolute directory the data lives in, or 'memory'. */
+  /** The absolute directory the data lives in, or 'memory' or 'scratch'. */
   readonly dataDir: string;
   /** Closes the socket server, then the database, and waits for its process to end. Idempotent. */
   stop(): Promise<void>;
@@ -45,52 +49,76 @@ export const DEFAULT_EMBEDDED_MAX_CONNECTIONS = 32;
 const CHILD_SCRIPT = `
 const [pglitePath, socketPath, dataDir, port, maxConnections, startFrom, clusterPath] = process.argv.slice(1);
 const fs = require('node:fs');
+const path = require('node:path');
+// 'scratch': a directory of its own in the temp folder, removed when the database stops.
+const scratch = dataDir === 'scratch' ? fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'bismarck-scratch-' + process.pid + '-')) : undefined;
 (async () => {
   const { PGlite } = require(pglitePath);
   const { PGLiteSocketServer } = require(socketPath);
-  const { db, from } = dataDir === 'memory' ? await openInMemory(PGlite) : { db: await PGlite.create(dataDir), from: 'directory' };
+  const { db, from } = dataDir === 'memory' || scratch ? await openThrowAway(PGlite) : { db: await PGlite.create(dataDir), from: 'directory' };
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: Number(port), maxConnections: Number(maxConnections) });
   await server.start();
   let stopping;
   const stop = () => (stopping ??= (async () => {
     try { await server.stop(); } catch {}
     try { await db.close(); } catch {}
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     process.exit(0);
   })());
   process.on('message', (m) => {
     if (m === 'stop') stop();
-    else if (m && m.saveTo) save(db, m.saveTo).then(() => process.send({ saved: true }), (err) => process.send({ saved: false, error: String(err) }));
+    else if (m && m.saveTo) save(PGlite, db, m.saveTo).then(() => process.send({ saved: true }), (err) => process.send({ saved: false, error: String(err) }));
   });
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.send({ ready: server.getServerConn(), from });
+  process.send({ ready: server.getServerConn(), from, scratch });
 })().catch((err) => {
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   process.send?.({ error: String(err && err.stack || err) });
   process.exit(1);
 });
 
-// initdb takes ~3 s of WebAssembly; unpacking a cluster saved earlier takes ~0.7 s.
-async function openInMemory(PGlite) {
-  for (const [path, from] of [[startFrom, 'migrated'], [clusterPath, 'cluster']]) {
-    if (!path) continue;
+// initdb takes ~3 s of WebAssembly. Unpacking a saved cluster into memory takes ~0.7 s; copying a
+// saved directory and opening the copy ~0.3 s (PGlite reads the files as it needs them).
+async function openThrowAway(PGlite) {
+  for (const [saved, from] of [[startFrom, 'migrated'], [clusterPath, 'cluster']]) {
+    if (!saved || !fs.existsSync(saved)) continue;
     try {
-      const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(path)]) });
+      let db;
+      if (scratch) {
+        fs.cpSync(saved, scratch, { recursive: true });
+        db = await PGlite.create(scratch);
+      } else db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(saved)]) });
       await db.query('SELECT 1');
       return { db, from };
-    } catch {} // missing or unreadable: the next way
+    } catch { // unreadable: the next way
+      if (scratch) { fs.rmSync(scratch, { recursive: true, force: true }); fs.mkdirSync(scratch); }
+    }
   }
-  const db = await PGlite.create();
-  if (clusterPath) await save(db, clusterPath).catch(() => undefined); // a read-only cache costs the next start its initdb
+  const db = scratch ? await PGlite.create(scratch) : await PGlite.create();
+  if (clusterPath) await save(PGlite, db, clusterPath).catch(() => undefined); // a read-only cache costs the next start its initdb
   return { db, from: 'initdb' };
 }
 
-async function save(db, path) {
-  const dump = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
-  fs.mkdirSync(require('node:path').dirname(path), { recursive: true });
-  const partial = path + '.' + process.pid;
-  fs.writeFileSync(partial, dump);
-  fs.renameSync(partial, path); // atomic: a reader sees the whole file or none
+// A snapshot is a gzipped tarball (memory) or a data directory (scratch), written under another name
+// and renamed: a reader sees all of it or none.
+async function save(PGlite, db, target) {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const partial = target + '.' + process.pid;
+  fs.rmSync(partial, { recursive: true, force: true });
+  if (target.endsWith('.tar.gz')) {
+    fs.writeFileSync(partial, Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer()));
+  } else {
+    const copy = await PGlite.create(partial, { loadDataDir: await db.dumpDataDir('none') });
+    await copy.close();
+  }
+  try {
+    fs.renameSync(partial, target);
+  } catch (err) { // another process saved the same snapshot first
+    fs.rmSync(partial, { recursive: true, force: true });
+    if (!fs.existsSync(target)) throw err;
+  }
 }
 `;
 
@@ -104,18 +132,22 @@ async function save(db, path) {
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const configured = options.dataDir ?? process.env.BISMARCK_DATA_DIR ?? DEFAULT_EMBEDDED_DATA_DIR;
-  const dataDir = configured === 'memory' ? 'memory' : resolve(configured);
+  const throwAway = configured === 'memory' || configured === 'scratch';
+  const dataDir = throwAway ? configured : resolve(configured);
   // Before the child opens the directory: a second process on it would serve its own diverging copy.
-  const lock = dataDir === 'memory' ? undefined : await acquireDataDirLock(dataDir);
+  const lock = throwAway ? undefined : await acquireDataDirLock(dataDir);
   let child: ChildProcess | undefined;
   let exited: Promise<void> | undefined;
   let hostPort: string;
   let from: string;
-  let snapshots: MemorySnapshots | undefined;
+  let snapshots: SavedSnapshots | undefined;
   try {
     // Node's own resolution (not a bundler's or jest's): the child loads the CommonJS builds.
     const nodeRequire = createRequire(__filename);
-    snapshots = dataDir === 'memory' ? memorySnapshots(options.migrations) : undefined;
+    if (throwAway) {
+      snapshots = savedSnapshots(dataDir === 'scratch' ? 'directory' : 'tarball', options.migrations);
+      if (dataDir === 'scratch') pruneScratchDirectories();
+    }
     child = spawn(
       process.execPath,
       [
@@ -162,7 +194,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       return stopping;
     },
   };
-  if (options.migrations?.length && dataDir === 'memory') {
+  if (options.migrations?.length && throwAway) {
     try {
       await startMigrated(embedded, child, options.migrations, from, snapshots?.migrated);
     } catch (err) {

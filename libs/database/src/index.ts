@@ -12,5 +12,5 @@ export type { PostgresOptionsInput, MigrationClass } from './data-source';
 export { guardConnectionErrors, openDataSource } from './guard';
 export { pgPool } from './pool';
 export { runMigrationsLocked, pgConfigFromDataSource, MIGRATION_LOCK_KEY } from './migrate';
-export { memorySnapshots, migrationsKey } from './snapshots';
-export type { MemorySnapshots } from './snapshots';
+export { savedSnapshots, migrationsKey, pruneScratchDirectories } from './snapshots';
+export type { SavedSnapshots } from './snapshots';

@@ -1,22 +1,27 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { startEmbeddedPostgres } from './embedded';
-import { memorySnapshots, migrationsKey, pruneSnapshots } from './snapshots';
+import { migrationsKey, pruneScratchDirectories, pruneSnapshots, savedSnapshots } from './snapshots';
 
 jest.setTimeout(90_000);
 
-async function tables(url: string): Promise<string[]> {
+async function query(url: string, sql: string): Promise<unknown[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = (await client.query(`SELECT name FROM migrations ORDER BY id`)).rows as { name: string }[];
-    return rows.map((r) => r.name);
+    return (await client.query(sql)).rows;
   } finally {
     await client.end();
   }
+}
+
+async function tables(url: string): Promise<string[]> {
+  const rows = (await query(url, `SELECT name FROM migrations ORDER BY id`)) as { name: string }[];
+  return rows.map((r) => r.name);
 }
 
 /** A migration of this test's own (a fresh name per run), so its snapshot is made here and removed after. */
@@ -36,7 +41,7 @@ function oneOffMigration(sql: string): new () => MigrationInterface {
 describe('in-memory snapshots', () => {
   it('the first start applies the migrations and saves them; the next starts from that snapshot; a damaged one is made again', async () => {
     const probe = oneOffMigration(`CREATE TABLE probe (v text)`);
-    const snapshot = memorySnapshots([probe])!.migrated!;
+    const snapshot = savedSnapshots('tarball', [probe])!.migrated!;
     try {
       expect(existsSync(snapshot)).toBe(false);
       const first = await startEmbeddedPostgres({ dataDir: 'memory', migrations: [probe] });
@@ -55,6 +60,47 @@ describe('in-memory snapshots', () => {
       expect(readFileSync(snapshot).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // gzip again
     } finally {
       rmSync(snapshot, { force: true });
+    }
+  });
+
+  it('a scratch database starts from a saved directory, in a directory of its own that it removes when it stops', async () => {
+    const probe = oneOffMigration(`CREATE TABLE probe (v text)`);
+    const saved = savedSnapshots('directory', [probe])!.migrated!;
+    const scratchDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('bismarck-scratch-'));
+    const before = scratchDirs();
+    try {
+      const first = await startEmbeddedPostgres({ dataDir: 'scratch', migrations: [probe] });
+      expect(first.dataDir).toBe('scratch');
+      expect(await tables(first.url)).toEqual([probe.name]);
+      expect(scratchDirs().length).toBe(before.length + 1);
+      await first.stop();
+      expect(existsSync(join(saved, 'PG_VERSION'))).toBe(true);
+      expect(scratchDirs()).toEqual(before);
+
+      // The next one copies the saved directory: written to, the copy changes and the saved one does not.
+      const second = await startEmbeddedPostgres({ dataDir: 'scratch', migrations: [probe] });
+      await query(second.url, `INSERT INTO probe VALUES ('only here')`);
+      expect(await tables(second.url)).toEqual([probe.name]);
+      await second.stop();
+      const third = await startEmbeddedPostgres({ dataDir: 'scratch', migrations: [probe] });
+      expect(await query(third.url, `SELECT count(*)::int AS n FROM probe`)).toEqual([{ n: 0 }]);
+      await third.stop();
+    } finally {
+      rmSync(saved, { recursive: true, force: true });
+    }
+  });
+
+  it('the scratch directory of a killed database is removed by the next start, and a live one is kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bismarck-prune-'));
+    try {
+      const gone = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid;
+      mkdirSync(join(dir, `bismarck-scratch-${gone}-abc`));
+      mkdirSync(join(dir, `bismarck-scratch-${process.pid}-def`));
+      mkdirSync(join(dir, 'unrelated'));
+      pruneScratchDirectories(dir);
+      expect(readdirSync(dir).sort()).toEqual([`bismarck-scratch-${process.pid}-def`, 'unrelated']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

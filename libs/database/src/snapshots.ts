@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { MigrationClass } from './data-source';
 
 /**
- * Saved data directories an in-memory embedded database starts from, instead of running initdb (~3 s
- * of WebAssembly) and the migrations (~0.6 s) each time: a gzipped fresh cluster, and one per set of
- * migrations with those applied. They live in node_modules/.cache/bismarck (the usual home of tools'
+ * Saved data directories a throw-away embedded database ('memory', 'scratch') starts from, instead of
+ * running initdb (~3 s of WebAssembly) and the migrations (~0.6 s) each time: a fresh cluster, and one
+ * per set of migrations with those applied; gzipped tarballs for 'memory', plain directories for
+ * 'scratch' (copied, then opened). They live in node_modules/.cache/bismarck (the usual home of tools'
  * caches, emptied by `npm ci`), named by the PGlite version that wrote them.
  */
-export interface MemorySnapshots {
+export interface SavedSnapshots {
   /** A fresh cluster, as initdb leaves it. */
   readonly cluster: string;
   /** The cluster with the given migrations applied; absent when none were given. */
@@ -21,7 +23,7 @@ export interface MemorySnapshots {
 const UNUSED_FOR_MS = 14 * 24 * 3600 * 1000;
 
 /** Where the snapshots for this PGlite (and these migrations) are, or undefined when there is no node_modules to hold them. */
-export function memorySnapshots(migrations?: readonly MigrationClass[]): MemorySnapshots | undefined {
+export function savedSnapshots(format: 'tarball' | 'directory', migrations?: readonly MigrationClass[]): SavedSnapshots | undefined {
   const entry = createRequire(__filename).resolve('@electric-sql/pglite');
   const marker = `${sep}node_modules${sep}@electric-sql${sep}pglite${sep}`;
   const at = entry.lastIndexOf(marker);
@@ -33,9 +35,10 @@ export function memorySnapshots(migrations?: readonly MigrationClass[]): MemoryS
     return undefined;
   }
   const dir = join(entry.slice(0, at), 'node_modules', '.cache', 'bismarck');
+  const suffix = format === 'tarball' ? '.tar.gz' : '';
   return {
-    cluster: join(dir, `pglite-${version}-initdb.tar.gz`),
-    migrated: migrations?.length ? join(dir, `pglite-${version}-migrated-${migrationsKey(migrations)}.tar.gz`) : undefined,
+    cluster: join(dir, `pglite-${version}-initdb${suffix}`),
+    migrated: migrations?.length ? join(dir, `pglite-${version}-migrated-${migrationsKey(migrations)}${suffix}`) : undefined,
   };
 }
 
@@ -71,9 +74,37 @@ export function pruneSnapshots(dir: string, now = Date.now()): void {
     if (!name.startsWith('pglite-')) continue;
     const path = join(dir, name);
     try {
-      if (now - statSync(path).mtimeMs > (name.endsWith('.tar.gz') ? UNUSED_FOR_MS : 3600 * 1000)) rmSync(path, { force: true });
+      const partial = /\.\d+$/.test(name); // pglite-…<.tar.gz>.<pid>: left by a crash while it was written
+      if (now - statSync(path).mtimeMs > (partial ? 3600 * 1000 : UNUSED_FOR_MS)) rmSync(path, { recursive: true, force: true });
     } catch {
       // another process pruned it first
     }
+  }
+}
+
+/**
+ * Removes the scratch directories ('scratch' databases) whose process is gone: each database removes
+ * its own when it stops, so only a killed one leaves its directory behind.
+ */
+export function pruneScratchDirectories(dir = tmpdir()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^bismarck-scratch-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
