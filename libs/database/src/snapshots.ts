@@ -64,13 +64,7 @@ export function touchSnapshot(path: string): void {
 
 /** Removes snapshots (of any PGlite version) unused for two weeks, and partial files left by a crash. */
 export function pruneSnapshots(dir: string, now = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     if (!name.startsWith('pglite-')) continue;
     const path = join(dir, name);
     try {
@@ -87,13 +81,7 @@ export function pruneSnapshots(dir: string, now = Date.now()): void {
  * its own when it stops, so only a killed one leaves its directory behind.
  */
 export function pruneScratchDirectories(dir = tmpdir()): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     const pid = /^bismarck-scratch-(\d+)-/.exec(name)?.[1];
     if (pid === undefined || alive(Number(pid))) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
@@ -106,5 +94,14 @@ function alive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The entries of a folder, none when it cannot be read (not made yet). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
