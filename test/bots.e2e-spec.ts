@@ -70,6 +70,18 @@ describe('npm run bismarck -- play --bots 3', () => {
     expect(stdout).toMatch(/winner/);
   }, 120_000);
 
+  it('--seed: the three bots take their seats at creation, so a seeded match (which has no open seat) is played too', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'play', '--bots', '3', '--url', base, '--schedule', 'quick', '--seed', 'club-night-42']);
+    expect(stdout.match(/^[123] +[012] +(trump|spades|notrump|pass)/gm)).toHaveLength(3);
+    const id = stdout.match(/^match (\S+)/m)![1];
+    const match = await (await fetch(`${base}/api/matches/${id}`)).json();
+    expect({ seeded: match.seeded, status: match.status, names: match.seats.map((s: { name: string }) => s.name) }).toEqual({
+      seeded: true,
+      status: 'finished',
+      names: ['Bot 0 (greedy)', 'Bot 1 (greedy)', 'Bot 2 (greedy)'],
+    });
+  }, 120_000);
+
   it('without --url starts the service in-process on the embedded database', async () => {
     const { stdout } = await run(process.execPath, [CLI, 'play', '--bots', '3', '--schedule', 'quick'], { env: { ...process.env, DATABASE_URL: '' } });
     expect(stdout).toMatch(/^match .* \(http:\/\/127\.0\.0\.1:\d+\)$/m);

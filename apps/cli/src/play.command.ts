@@ -46,23 +46,26 @@ export function registerPlayCommand(program: Command): void {
 
 async function playMatch(url: string, bots: number, strategyOf: (i: number) => 'random' | 'greedy', o: PlayOptions): Promise<Scorecard> {
   const api = createBismarckClient(url);
+  const name = (seat: number) => `Bot ${seat} (${strategyOf(seat)})`;
+  // Three bots take their seats as the match is created (and a seeded match needs them to: it has no
+  // open seat); fewer leave a lobby table whose other seats people join.
   const created = unwrap(
     await api.POST('/api/matches', {
       body: {
-        players: [null, null, null],
+        players: bots === 3 ? [name(0), name(1), name(2)] : [null, null, null],
         ...(o.schedule ? { options: { schedule: o.schedule as 'modern' | 'traditional' | 'quick' } } : {}),
         ...(o.seed ? { seed: o.seed } : {}),
       },
     }),
   );
   console.log(`match ${created.id} (${url})`);
-  const joins = [];
-  for (let seat = 0 as 0 | 1 | 2; seat < bots; seat++) {
-    joins.push(unwrap(await api.POST('/api/matches/{id}/seats/{seat}/join', { params: { path: { id: created.id, seat } }, body: { name: `Bot ${seat} (${strategyOf(seat)})` } })));
+  const tokens: string[] = created.seats.flatMap((s) => (s.token ? [s.token] : []));
+  for (let seat = 0 as 0 | 1 | 2; tokens.length < bots; seat++) {
+    tokens.push(unwrap(await api.POST('/api/matches/{id}/seats/{seat}/join', { params: { path: { id: created.id, seat } }, body: { name: name(seat) } })).token);
   }
   for (const line of openSeatLines(url, created.id, bots)) console.log(line);
   const log = o.verbose ? (line: string) => console.log(line) : undefined;
-  await Promise.all(joins.map((j, i) => runBot({ url, match: created.id, token: j.token, strategy: strategyOf(i), log })));
+  await Promise.all(tokens.map((token, i) => runBot({ url, match: created.id, token, strategy: strategyOf(i), log })));
   return unwrap(await api.GET('/api/matches/{id}/scorecard', { params: { path: { id: created.id } } }));
 }
 
@@ -108,7 +111,7 @@ export function registerPrepareCommand(program: Command): void {
         const { savedSnapshots } = await import('@bismarck/database');
         const saved = savedSnapshots('directory', await apiMigrations())?.migrated;
         if (saved && existsSync(saved)) return;
-        await (await startScratchDatabase()).stop();
+        await (await (await startScratchDatabase()).ready).stop();
       } catch (err) {
         // Only a slower first `play` is at stake; never a failed build.
         console.warn(`bismarck prepare: no snapshot saved (${err instanceof Error ? err.message : String(err)})`);
@@ -116,16 +119,23 @@ export function registerPrepareCommand(program: Command): void {
     });
 }
 
-/** A throw-away embedded database with the api's schema, copied from its snapshot after the first time. */
+/**
+ * A throw-away embedded database with the api's schema, copied from its snapshot after the first time.
+ * Resolves once its process is started; `ready` once it serves.
+ */
 async function startScratchDatabase() {
   const [{ startEmbeddedPostgres }, migrations] = await Promise.all([import('@bismarck/database'), apiMigrations()]);
-  return startEmbeddedPostgres({ dataDir: 'scratch', migrations });
+  return { ready: startEmbeddedPostgres({ dataDir: 'scratch', migrations }) };
 }
 
 async function startLocal(): Promise<{ url: string; stop(): Promise<void> }> {
-  // The api is loaded only here (it takes a second or so, which `play --url` and the other commands
-  // need not pay), while the database starts in its own process: under 2 s in all instead of 4 to 6.
-  const [db, { createApp }] = await Promise.all([startScratchDatabase(), import('@bismarck/api')]);
+  // The database's process first (its start, ~1 s, is the longest step), then the api loads while it
+  // starts (a require holds this thread for a second, which `play --url` and the other commands need
+  // not pay): about 2 s in all instead of 4 to 6.
+  const starting = await startScratchDatabase();
+  starting.ready.catch(() => undefined); // awaited below, once the api is loaded
+  const { createApp } = await import('@bismarck/api');
+  const db = await starting.ready;
   const app = await createApp({ databaseUrl: db.url, embedded: true, quiet: true });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
