@@ -111,7 +111,8 @@ export function registerPrepareCommand(program: Command): void {
         const { savedSnapshots } = await import('@bismarck/database');
         const saved = savedSnapshots('directory', await apiMigrations())?.migrated;
         if (saved && existsSync(saved)) return;
-        await (await (await startScratchDatabase()).ready).stop();
+        const { ready } = await startScratchDatabase();
+        await (await ready).stop();
       } catch (err) {
         // Only a slower first `play` is at stake; never a failed build.
         console.warn(`bismarck prepare: no snapshot saved (${err instanceof Error ? err.message : String(err)})`);

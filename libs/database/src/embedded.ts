@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock';
 import { postgresDataSourceOptions, type MigrationClass } from './data-source';
@@ -72,7 +71,7 @@ const scratch = dataDir === 'scratch' ? fs.mkdtempSync(path.join(require('node:o
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.send({ ready: server.getServerConn(), from, scratch });
+  process.send({ ready: server.getServerConn(), from });
 })().catch((err) => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   process.send?.({ error: String(err && err.stack || err) });
@@ -158,7 +157,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         dataDir,
         String(options.port ?? 0),
         String(options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS),
-        snapshots?.migrated && existsSync(snapshots.migrated) ? snapshots.migrated : '',
+        snapshots?.migrated ?? '', // the child looks for each and takes the first it finds
         snapshots?.cluster ?? '',
       ],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_OPTIONS: '' } },
