@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
+import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import type { Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
@@ -10,6 +11,14 @@ import { MatchStreams } from '../matches/match-streams.service';
 import { LiveHub } from './live-hub.service';
 import { StreamQuota } from './stream-quota';
 import { LiveStream, MatchChannel } from './match-channel';
+import { takeOverSocket } from './sse-socket';
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-store, no-transform',
+  // nginx passes each event on at once instead of filling its buffer first.
+  'x-accel-buffering': 'no',
+};
 
 const logger = new Logger('EventStream');
 
@@ -55,9 +64,22 @@ export class EventStreamService implements OnModuleDestroy {
       release();
       throw err;
     });
-    const stream = new LiveStream(viewer, after, res);
+    let socket: Socket;
+    try {
+      socket = takeOverSocket(req, res, SSE_HEADERS, 'retry: 2000\n\n');
+    } catch {
+      release(); // the client left while the match was read
+      if (channel.size === 0) channel.close();
+      return;
+    }
+    if (req.method === 'HEAD') {
+      release();
+      if (channel.size === 0) channel.close();
+      return;
+    }
+    const stream = new LiveStream(viewer, after, socket);
     const untrack = this.hub.track(stream);
-    res.on('close', () => {
+    socket.on('close', () => {
       untrack();
       release();
       stream.close();
@@ -65,12 +87,6 @@ export class EventStreamService implements OnModuleDestroy {
       // The last stream of a match ends its channel.
       if (channel.size === 0) channel.close();
     });
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-store, no-transform');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.write('retry: 2000\n\n');
     await channel.join(stream).catch((err: unknown) => {
       logger.warn(`event stream of ${matchId}: ${err instanceof Error ? err.message : String(err)}`);
       stream.fail();

@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { mulberry32, playRandomMatch, shuffleDeck, type Viewer } from '@bismarck/rules';
 import type { EventStore, StoredEvent } from '@bismarck/event-store';
 import { foldOnto, storedEventView, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
-import { LiveStream, MatchChannel, MAX_BUFFERED_BYTES } from './match-channel';
+import { LiveStream, MatchChannel, MAX_BUFFERED_BYTES, type StreamSink } from './match-channel';
 
 // A whole quick match, as the log would hold it.
 const played = playRandomMatch({ schedule: 'quick' }, 0, { random: mulberry32(5), deck: (i) => shuffleDeck('channel-spec', i) });
@@ -29,9 +28,9 @@ class FakeResponse {
   get writableLength(): number {
     return this.backlog;
   }
-  write(chunk: string): boolean {
+  write(chunk: string | Buffer): boolean {
     this.writes++;
-    this.text += chunk;
+    this.text += chunk.toString();
     return true;
   }
   end(): void {
@@ -67,7 +66,7 @@ function fakeStore(): { store: EventStore; reads: number; hold: Promise<void> | 
 
 const open = (viewer: Viewer, last: number) => {
   const res = new FakeResponse();
-  return { res, stream: new LiveStream(viewer, last, res as unknown as ServerResponse) };
+  return { res, stream: new LiveStream(viewer, last, res as unknown as StreamSink) };
 };
 const settle = () => new Promise((r) => setImmediate(r));
 const channelAt = (version: number, store: EventStore) => {

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { Viewer } from '@bismarck/rules';
 import type { EventStore, StoredEvent } from '@bismarck/event-store';
 import { foldOnto, storedEventView, toDomainEvent, type FoldedMatch } from '@bismarck/projections';
@@ -22,6 +21,12 @@ const frameOf = (stored: StoredEvent, viewer: Viewer, now: FoldedMatch): string 
 const endFrame = (version: number): string => `event: end\ndata: ${JSON.stringify({ version, status: 'finished' })}\n\n`;
 const ERROR_FRAME = `event: error\ndata: ${JSON.stringify({ code: 'INTERNAL_ERROR' })}\n\n`;
 
+/** Where a stream's frames go: its socket, taken out of the HTTP server (sse-socket.ts). */
+export type StreamSink = Pick<NodeJS.WritableStream, 'write' | 'end' | 'on' | 'off'> & {
+  readonly writableLength: number;
+  readonly writableEnded: boolean;
+};
+
 /**
  * One open stream: where it stands (`last`: the last version written) and its socket. It holds no
  * copy of the match: the channel writes it the frames its audience shares.
@@ -32,14 +37,14 @@ export class LiveStream {
   constructor(
     readonly viewer: Viewer,
     public last: number,
-    private readonly res: ServerResponse,
+    private readonly res: StreamSink,
   ) {}
 
   /**
    * Writes the frames of versions `from` … `to` if `from` is the next one this stream needs; a reader
    * too far behind is dropped.
    */
-  offer(from: number, to: number, frames: string, finished: boolean): void {
+  offer(from: number, to: number, frames: string | Buffer, finished: boolean): void {
     if (this.closed || from !== this.last + 1) return;
     if (this.res.writableLength > MAX_BUFFERED_BYTES) return this.close();
     this.res.write(frames);
@@ -196,7 +201,8 @@ export class MatchChannel {
       if (streams.size === 0) return;
       const frames = run.map((event, i) => frameOf(event, AUDIENCES[audience], folds[i]));
       if (finished) frames[frames.length - 1] += endFrame(last);
-      const all = frames.join('');
+      // Encoded once: every socket of the audience writes the same bytes.
+      const all = Buffer.from(frames.join(''));
       for (const stream of streams) {
         if (stream.last === first - 1) stream.offer(first, last, all, finished);
         // Part-way into the run already (it read some of it from the log): the rest, frame by frame.
