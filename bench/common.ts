@@ -209,9 +209,15 @@ export async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs
     },
   };
   let head = '';
+  let tail = '';
+  // An api that dies under the load says why on the bench's stderr.
+  void exited.then(() => {
+    if (child.exitCode || child.signalCode === 'SIGSEGV' || child.signalCode === 'SIGABRT') process.stderr.write(`${main} exited (${child.exitCode ?? child.signalCode}):\n${tail}\n`);
+  });
   const listening = new Promise<number>((done, fail) => {
     const onData = (chunk: Buffer): void => {
       server.logBytes += chunk.length;
+      tail = (tail + chunk.toString('utf8')).slice(-4000);
       if (server.port === 0 && head.length < 100_000) {
         head += chunk.toString('utf8');
         const m = /listening on http:\/\/localhost:(\d+)/.exec(head);

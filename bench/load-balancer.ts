@@ -101,17 +101,25 @@ export async function startLoadBalancer(routing: Routing, ports: readonly number
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  child.once('error', (e) => (stderr += String(e)));
+  let spawnFailed = false;
+  // A binary that is not there emits 'error' and never 'exit'.
+  const exited = new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.once('error', (e) => {
+      stderr += String(e);
+      spawnFailed = true;
+      done();
+    });
+  });
   const errorLog = (): string => (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '');
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (!spawnFailed && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
     rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+    if (spawnFailed || child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       const why = `nginx did not start (${nginxBinary()}; run scripts/ensure-nginx.sh):\n${stderr}${errorLog()}`;
       await stop();
       throw new Error(why);

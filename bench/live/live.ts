@@ -232,7 +232,7 @@ async function main(): Promise<void> {
 
     const finals = matches.map((m) => m.version);
     const results = await Promise.all(ws.map((w) => w.finish({ kind: 'finish', finals, acks, window: [from, to], drainMs: cfg.drainSeconds * 1000 })));
-    const sum = (key: keyof Omit<WorkerResult, 'latencies'>): number => results.reduce((n, r) => n + r[key], 0);
+    const sum = (key: keyof Omit<WorkerResult, 'latencies' | 'errorKinds'>): number => results.reduce((n, r) => n + r[key], 0);
     const latencies = Float64Array.from(results.flatMap((r) => [...r.latencies])).sort();
     const delivered = sum('deliveredInWindow');
     const seconds = (to - from) / 1000;
@@ -270,7 +270,9 @@ async function main(): Promise<void> {
       outOfTurn: sum('outOfTurn'),
       behind: sum('behind'),
       reconnects: sum('reconnects'),
-      streamErrors: sum('errors') + failures,
+      // Failed opens included: a stream refused or cut before its answer tries again, as an EventSource does.
+      streamErrors: sum('errors'),
+      streamErrorKinds: mergeCounts(results.map((r) => r.errorKinds)),
       lateTicks: traffic.late,
       seconds: round(seconds, 1),
       loadAverageBefore: load0,
@@ -290,3 +292,9 @@ async function main(): Promise<void> {
 }
 
 runBench(main);
+
+function mergeCounts(counts: Record<string, number>[]): Record<string, number> {
+  const all: Record<string, number> = {};
+  for (const one of counts) for (const [kind, n] of Object.entries(one)) all[kind] = (all[kind] ?? 0) + n;
+  return all;
+}

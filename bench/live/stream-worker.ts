@@ -36,6 +36,8 @@ export interface WorkerResult {
   reconnects: number;
   /** Streams the server ended with `event: error`, or that failed to connect. */
   errors: number;
+  /** The errors by kind: `status 429`, `ECONNRESET`, `event: error`… */
+  errorKinds: Record<string, number>;
   /** Deliveries received within the measured window. */
   deliveredInWindow: number;
   /** Milliseconds from the command's acknowledgement to this stream's receipt, for each acknowledged version. */
@@ -43,6 +45,8 @@ export interface WorkerResult {
 }
 
 const OPENING_AT_ONCE = 200;
+const errorKinds: Record<string, number> = {};
+const noteError = (kind: string): void => void (errorKinds[kind] = (errorKinds[kind] ?? 0) + 1);
 
 class Stream {
   last: number;
@@ -71,21 +75,30 @@ class Stream {
       if (this.spec.token) headers.authorization = `Bearer ${this.spec.token}`;
       const req = request({ host: '127.0.0.1', port: this.port, localAddress: this.localAddress, path: `/api/matches/${this.spec.id}/events/stream`, headers, agent: false });
       this.req = req;
+      let answered = false;
       req.on('response', (res) => {
+        answered = true;
         if (res.statusCode === 204) this.ended = true;
         if (res.statusCode !== 200) {
-          if (res.statusCode !== 204) this.errors++;
           res.resume();
-          opened(res.statusCode === 204);
-          return;
+          if (res.statusCode === 204) return opened(true);
+          this.errors++;
+          noteError(`status ${res.statusCode}`);
+          // Refused (a busy server): an EventSource tries again after a while.
+          this.retry();
+          return opened(false);
         }
         res.setEncoding('utf8');
         res.on('data', (text: string) => this.onText(text));
         res.on('close', () => this.onClose());
         opened(true);
       });
-      req.on('error', () => {
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // Before the answer (an error after it closes the response, and onClose reconnects).
+        if (answered) return;
         this.errors++;
+        noteError(error.code ?? error.message);
+        this.retry();
         opened(false);
       });
       req.end();
@@ -105,7 +118,10 @@ class Stream {
       this.buffer = this.buffer.slice(cut + 2);
       if (frame.startsWith('id: ')) this.onEvent(frame);
       else if (frame.startsWith('event: end')) this.ended = true;
-      else if (frame.startsWith('event: error')) this.errors++;
+      else if (frame.startsWith('event: error')) {
+        this.errors++;
+        noteError('event: error');
+      }
     }
   }
 
@@ -121,6 +137,10 @@ class Stream {
     this.buffer = '';
     if (this.ended || this.stopping()) return;
     // Dropped (a slow reader, a restart): an EventSource reconnects with Last-Event-ID.
+    this.retry();
+  }
+
+  private retry(): void {
     this.reconnects++;
     void sleep(200 + Math.random() * 300).then(() => (this.ended || this.stopping() ? undefined : this.open()));
   }
@@ -147,7 +167,7 @@ async function finish(finals: number[], acks: Record<number, number[]>, [from, t
   const deadline = Date.now() + drainMs;
   while (Date.now() < deadline && !streams.every(caughtUp)) await sleep(100);
   stopping = true;
-  const result: WorkerResult = { streams: streams.length, complete: 0, outOfTurn: 0, behind: 0, reconnects: 0, errors: 0, deliveredInWindow: 0, latencies: new Float64Array(0) };
+  const result: WorkerResult = { streams: streams.length, complete: 0, outOfTurn: 0, behind: 0, reconnects: 0, errors: 0, errorKinds, deliveredInWindow: 0, latencies: new Float64Array(0) };
   const latencies: number[] = [];
   for (const s of streams) {
     result.outOfTurn += s.outOfTurn;
