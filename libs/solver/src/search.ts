@@ -447,11 +447,31 @@ export class Search {
     return maxing ? winner === this.counted : winner !== this.counted;
   }
 
+  /**
+   * How promising a lead looks for the leader's side: a trick the side surely takes first when it
+   * wants tricks, last when it does not; a suit the other side can ruff is avoided, one a friend can
+   * ruff or win with a higher card is led low to it.
+   */
   private leadScore(seat: number, card: number, sep: number, maxing: number): number {
+    const s = card >> 4;
     const r = card & 15;
-    const top = sep >>> (r + 1) === 0;
+    const h = this.hands;
+    const trump = this.trump;
+    const next = (seat + 1) % 3;
+    const last = (seat + 2) % 3;
     const wantsTricks = this.goodFor(maxing, seat);
-    if (top) return wantsTricks ? 1000 + r : -1000 + r;
+    if (trump >= 0 && s !== trump) {
+      const ruffsNext = h[next * 4 + s] === 0 && h[next * 4 + trump] !== 0;
+      const ruffsLast = h[last * 4 + s] === 0 && h[last * 4 + trump] !== 0;
+      if ((ruffsNext && !this.goodFor(maxing, next)) || (ruffsLast && !this.goodFor(maxing, last))) return -500 - r;
+      if (ruffsNext || ruffsLast) return 800 - r;
+    }
+    if (sep >>> (r + 1) === 0) return wantsTricks ? 1000 + r : -1000 + r;
+    // the other seat holding the suit's highest card takes the trick, unless the third ruffs
+    const hiNext = h[next * 4 + s];
+    const hiLast = h[last * 4 + s];
+    const taker = hiNext > hiLast ? next : last;
+    if (this.goodFor(maxing, taker) && !(wantsTricks && taker === seat)) return 600 - r;
     return wantsTricks ? -r : 100 - r;
   }
 
