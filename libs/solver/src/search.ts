@@ -93,6 +93,26 @@ const popcount = (x: number): number => {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
 
+/**
+ * The tricks `mine` (a seat's trumps) takes at the least against `theirs` (the other side's): each of
+ * theirs can take one of mine, and only one below it.
+ */
+export const trumpTricks = (mine: number, theirs: number): number => {
+  let all = mine | theirs;
+  let free = 0;
+  let lost = 0;
+  while (all !== 0) {
+    const bit = 1 << (31 - Math.clz32(all));
+    all ^= bit;
+    if (theirs & bit) free++;
+    else if (free > 0) {
+      free--;
+      lost++;
+    }
+  }
+  return popcount(mine) - lost;
+};
+
 export class Search {
   private readonly hands = new Int32Array(12);
   /** The cards played since the root, the trick in progress last. */
@@ -213,16 +233,23 @@ export class Search {
    * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash its sure
    * tricks, a lower bound; a leader playing against the counted seat can cash its own, which the
    * counted seat cannot win, a cap. (The leader's partner counts as an opponent too: a partner forced to
-   * overtake would take the lead away.)
+   * overtake would take the lead away.) In a trump contract, trumps bound the counted seat both ways
+   * whoever leads (`trumpTricks`).
    */
   private settledByBounds(need: number, left: number): number {
     const leader = this.leader;
     const counted = this.counted;
     const maxing = (this.maximisers >> leader) & 1;
-    if (this.trump >= 0) {
-      // A trump above every other seat's trumps wins the trick it falls in, whoever leads.
-      if (this.bossTrumps(counted) >= need) return YES;
-      const theirs = Math.max(this.bossTrumps((counted + 1) % 3), this.bossTrumps((counted + 2) % 3));
+    const t = this.trump;
+    if (t >= 0) {
+      // Every trump is played, each in its own trick, and only a higher trump of the other side in
+      // that trick takes it: a floor on the counted seat's tricks, and on its opponents' (each alone).
+      const h = this.hands;
+      const a = ((counted + 1) % 3) * 4 + t;
+      const b = ((counted + 2) % 3) * 4 + t;
+      const mine = h[counted * 4 + t];
+      if (trumpTricks(mine, h[a] | h[b]) >= need) return YES;
+      const theirs = Math.max(trumpTricks(h[a], mine), trumpTricks(h[b], mine));
       if (left - theirs < need) return NO;
     }
     if (maxing && leader === counted && this.sureTricks(leader) >= need) return YES;
@@ -264,17 +291,6 @@ export class Search {
       total += won;
     }
     return total;
-  }
-
-  /** The trumps of `seat` above every trump the other two hold. */
-  private bossTrumps(seat: number): number {
-    const h = this.hands;
-    const t = this.trump;
-    const mine = h[seat * 4 + t];
-    const others = h[((seat + 1) % 3) * 4 + t] | h[((seat + 2) % 3) * 4 + t];
-    if (others === 0) return popcount(mine);
-    const k = 32 - Math.clz32(others);
-    return popcount((mine >>> k) << k);
   }
 
   /** Cards of `mine` above every card of the others' in the suit, left in topRun. */
