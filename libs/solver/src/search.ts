@@ -209,11 +209,12 @@ export class Search {
     const k3 = this.suitKey(3);
     const leader = this.leader;
     const table = this.table;
-    const slot = table.slotOf(k0, k1, k2, k3, leader);
+    const bucket = table.slotOf(k0, k1, k2, k3, leader);
+    let slot = table.find(bucket, k0, k1, k2, k3, leader);
     let lower = 0;
     let upper = left;
     let best = -1;
-    if (table.holds(slot, k0, k1, k2, k3, leader)) {
+    if (slot >= 0) {
       lower = table.lower(slot);
       upper = table.upper(slot);
       if (lower >= need) return true;
@@ -224,7 +225,9 @@ export class Search {
     if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
     if (ok) lower = need;
     else upper = need - 1;
-    table.store(slot, k0, k1, k2, k3, leader, lower, upper, best);
+    if (slot < 0 || !table.holds(slot, k0, k1, k2, k3, leader)) slot = table.find(bucket, k0, k1, k2, k3, leader);
+    if (slot < 0) slot = table.victim(bucket);
+    table.store(slot, k0, k1, k2, k3, leader, lower, upper, best, left);
     return ok;
   }
 
