@@ -5,7 +5,8 @@
 // leads the first trick. The contract is drawn among spades, a free trump in H, D or C, notrump and
 // pass, so the trump is one of the four suits or none; mustTrump is on for half the deals. Forehand's
 // tricks are counted, played for most (fewest in pass).
-//   - `solverMs*`: the whole deal from the first lead, its value only (`cards: false`).
+//   - `solverMs*`: the whole deal from the first lead, its value only (`cards: false`); `nodes*`: the
+//     positions those solves expanded (the same on every machine: compare versions by them first).
 //   - `endings`: the same deals after random legal play down to 12 and 8 tricks left (a trick may
 //     be in progress), solved with the value of every legal card, as a bot or an analysis asks.
 // A solve that expands more than BENCH_MAX_NODES positions is stopped (SolverBudgetExceeded) and
@@ -80,14 +81,17 @@ const playDown = (p: Position, left: number, random: () => number): Position => 
   return { ...p, hands: hands as [Card[], Card[], Card[]], trick, turn };
 };
 
-/** Milliseconds per solve, Infinity for one stopped by the budget. */
-const timeSolves = (positions: Position[], cards: boolean): number[] =>
+/** Milliseconds per solve, Infinity for one stopped by the budget; the nodes each expanded go to `nodes`. */
+const timeSolves = (positions: Position[], cards: boolean, nodes: number[] = []): number[] =>
   positions.map((position) => {
     const start = process.hrtime.bigint();
     try {
-      solve(position, { cards, maxNodes });
+      nodes.push(solve(position, { cards, maxNodes }).nodes);
     } catch (e) {
-      if (e instanceof SolverBudgetExceeded) return Number.POSITIVE_INFINITY;
+      if (e instanceof SolverBudgetExceeded) {
+        nodes.push(Number.POSITIVE_INFINITY);
+        return Number.POSITIVE_INFINITY;
+      }
       throw e;
     }
     return Number(process.hrtime.bigint() - start) / 1e6;
@@ -106,7 +110,9 @@ const random = mulberry32(seed);
 const whole = Array.from({ length: deals }, () => randomDeal(random));
 timeSolves(whole.slice(0, 5).map((p) => playDown(p, 8, mulberry32(seed))), true); // warm-up: let the JIT settle
 const cpuStart = process.cpuUsage();
-const wall = summary(timeSolves(whole, false));
+const wholeNodes: number[] = [];
+const wall = summary(timeSolves(whole, false, wholeNodes));
+const nodes = summary(wholeNodes);
 const endings = Object.fromEntries(
   [12, 8].map((left) => [`${left}TricksLeft`, summary(timeSolves(whole.map((p) => playDown(p, left, random)), true))]),
 );
@@ -119,6 +125,9 @@ const result = {
   solverMsP90: wall.p90,
   solverMsP99: wall.p99,
   unsolved: wall.unsolved,
+  nodesP50: nodes.p50,
+  nodesP90: nodes.p90,
+  nodesP99: nodes.p99,
   endings,
   cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),
   node: process.version,

@@ -93,6 +93,26 @@ const popcount = (x: number): number => {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
 
+/**
+ * The tricks `mine` (a seat's trumps) takes at the least against `theirs` (the other side's): each of
+ * theirs can take one of mine, and only one below it.
+ */
+export const trumpTricks = (mine: number, theirs: number): number => {
+  let all = mine | theirs;
+  let free = 0;
+  let lost = 0;
+  while (all !== 0) {
+    const bit = 1 << (31 - Math.clz32(all));
+    all ^= bit;
+    if (theirs & bit) free++;
+    else if (free > 0) {
+      free--;
+      lost++;
+    }
+  }
+  return popcount(mine) - lost;
+};
+
 export class Search {
   private readonly hands = new Int32Array(12);
   /** The cards played since the root, the trick in progress last. */
@@ -189,11 +209,12 @@ export class Search {
     const k3 = this.suitKey(3);
     const leader = this.leader;
     const table = this.table;
-    const slot = table.slotOf(k0, k1, k2, k3, leader);
+    const bucket = table.slotOf(k0, k1, k2, k3, leader);
+    let slot = table.find(bucket, k0, k1, k2, k3, leader);
     let lower = 0;
     let upper = left;
     let best = -1;
-    if (table.holds(slot, k0, k1, k2, k3, leader)) {
+    if (slot >= 0) {
       lower = table.lower(slot);
       upper = table.upper(slot);
       if (lower >= need) return true;
@@ -204,7 +225,9 @@ export class Search {
     if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
     if (ok) lower = need;
     else upper = need - 1;
-    table.store(slot, k0, k1, k2, k3, leader, lower, upper, best);
+    if (slot < 0 || !table.holds(slot, k0, k1, k2, k3, leader)) slot = table.find(bucket, k0, k1, k2, k3, leader);
+    if (slot < 0) slot = table.victim(bucket);
+    table.store(slot, k0, k1, k2, k3, leader, lower, upper, best, left);
     return ok;
   }
 
@@ -213,16 +236,23 @@ export class Search {
    * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash its sure
    * tricks, a lower bound; a leader playing against the counted seat can cash its own, which the
    * counted seat cannot win, a cap. (The leader's partner counts as an opponent too: a partner forced to
-   * overtake would take the lead away.)
+   * overtake would take the lead away.) In a trump contract, trumps bound the counted seat both ways
+   * whoever leads (`trumpTricks`).
    */
   private settledByBounds(need: number, left: number): number {
     const leader = this.leader;
     const counted = this.counted;
     const maxing = (this.maximisers >> leader) & 1;
-    if (this.trump >= 0) {
-      // A trump above every other seat's trumps wins the trick it falls in, whoever leads.
-      if (this.bossTrumps(counted) >= need) return YES;
-      const theirs = Math.max(this.bossTrumps((counted + 1) % 3), this.bossTrumps((counted + 2) % 3));
+    const t = this.trump;
+    if (t >= 0) {
+      // Every trump is played, each in its own trick, and only a higher trump of the other side in
+      // that trick takes it: a floor on the counted seat's tricks, and on its opponents' (each alone).
+      const h = this.hands;
+      const a = ((counted + 1) % 3) * 4 + t;
+      const b = ((counted + 2) % 3) * 4 + t;
+      const mine = h[counted * 4 + t];
+      if (trumpTricks(mine, h[a] | h[b]) >= need) return YES;
+      const theirs = Math.max(trumpTricks(h[a], mine), trumpTricks(h[b], mine));
       if (left - theirs < need) return NO;
     }
     if (maxing && leader === counted && this.sureTricks(leader) >= need) return YES;
@@ -264,17 +294,6 @@ export class Search {
       total += won;
     }
     return total;
-  }
-
-  /** The trumps of `seat` above every trump the other two hold. */
-  private bossTrumps(seat: number): number {
-    const h = this.hands;
-    const t = this.trump;
-    const mine = h[seat * 4 + t];
-    const others = h[((seat + 1) % 3) * 4 + t] | h[((seat + 2) % 3) * 4 + t];
-    if (others === 0) return popcount(mine);
-    const k = 32 - Math.clz32(others);
-    return popcount((mine >>> k) << k);
   }
 
   /** Cards of `mine` above every card of the others' in the suit, left in topRun. */
@@ -447,11 +466,31 @@ export class Search {
     return maxing ? winner === this.counted : winner !== this.counted;
   }
 
+  /**
+   * How promising a lead looks for the leader's side: a trick the side surely takes first when it
+   * wants tricks, last when it does not; a suit the other side can ruff is avoided, one a friend can
+   * ruff or win with a higher card is led low to it.
+   */
   private leadScore(seat: number, card: number, sep: number, maxing: number): number {
+    const s = card >> 4;
     const r = card & 15;
-    const top = sep >>> (r + 1) === 0;
+    const h = this.hands;
+    const trump = this.trump;
+    const next = (seat + 1) % 3;
+    const last = (seat + 2) % 3;
     const wantsTricks = this.goodFor(maxing, seat);
-    if (top) return wantsTricks ? 1000 + r : -1000 + r;
+    if (trump >= 0 && s !== trump) {
+      const ruffsNext = h[next * 4 + s] === 0 && h[next * 4 + trump] !== 0;
+      const ruffsLast = h[last * 4 + s] === 0 && h[last * 4 + trump] !== 0;
+      if ((ruffsNext && !this.goodFor(maxing, next)) || (ruffsLast && !this.goodFor(maxing, last))) return -500 - r;
+      if (ruffsNext || ruffsLast) return 800 - r;
+    }
+    if (sep >>> (r + 1) === 0) return wantsTricks ? 1000 + r : -1000 + r;
+    // the other seat holding the suit's highest card takes the trick, unless the third ruffs
+    const hiNext = h[next * 4 + s];
+    const hiLast = h[last * 4 + s];
+    const taker = hiNext > hiLast ? next : last;
+    if (this.goodFor(maxing, taker) && !(wantsTricks && taker === seat)) return 600 - r;
     return wantsTricks ? -r : 100 - r;
   }
 

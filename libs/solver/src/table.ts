@@ -7,13 +7,15 @@
 // lets one entry serve many positions (the bridge solvers' "relative ranks").
 //
 // Entries hold bounds on the tricks the counted seat takes from that position, and the best lead
-// found there (a suit and how many held cards of that suit rank above it). One slot per hash (always
-// replace), eight 32-bit words a slot so that a probe touches one cache line, and a generation number
-// so that a new solve ignores the last one's entries without clearing 32 MB.
+// found there (a suit and how many held cards of that suit rank above it). Two slots per hash, eight
+// 32-bit words a slot, so that a probe touches one 64-byte cache line; a new position takes the slot
+// whose entry has fewer tricks to play (it saved less work: long solves lost their costly entries when
+// any write replaced). A generation number lets a new solve ignore the last one's entries without
+// clearing 32 MB.
 
 const BITS = 20;
 const SIZE = 1 << BITS;
-const STRIDE = 8; // k0 k1 k2 k3, generation << 2 | leader, bounds, two words unused (alignment)
+const STRIDE = 8; // k0 k1 k2 k3, generation << 2 | leader, bounds, tricks left, one word unused (alignment)
 const EMPTY_BEST = 0xff;
 
 export class Table {
@@ -35,13 +37,29 @@ export class Table {
     h = Math.imul(h ^ k1 ^ (h >>> 15), 0x85ebca77);
     h = Math.imul(h ^ k2 ^ (h >>> 13), 0xc2b2ae3d);
     h = Math.imul(h ^ k3 ^ (h >>> 16), 0x27d4eb2f);
-    return ((h ^ (h >>> 15)) >>> (32 - BITS)) * STRIDE;
+    return ((h ^ (h >>> 15)) >>> (32 - BITS)) * STRIDE & ~(2 * STRIDE - 1);
   }
 
   /** True when the slot holds this position, from this search. */
   holds(at: number, k0: number, k1: number, k2: number, k3: number, leader: number): boolean {
     const s = this.slots;
     return s[at + 4] === ((this.generation << 2) | leader) && s[at] === k0 && s[at + 1] === k1 && s[at + 2] === k2 && s[at + 3] === k3;
+  }
+
+  /** The slot of the bucket at `at` that holds the position, or -1. */
+  find(at: number, k0: number, k1: number, k2: number, k3: number, leader: number): number {
+    if (this.holds(at, k0, k1, k2, k3, leader)) return at;
+    if (this.holds(at + STRIDE, k0, k1, k2, k3, leader)) return at + STRIDE;
+    return -1;
+  }
+
+  /** The slot of the bucket at `at` to write a new position into: a stale one, else the one with fewer tricks to play (it saved less work). */
+  victim(at: number): number {
+    const s = this.slots;
+    const gen = this.generation;
+    if (s[at + 4] >>> 2 !== gen) return at;
+    if (s[at + STRIDE + 4] >>> 2 !== gen) return at + STRIDE;
+    return s[at + 6] <= s[at + STRIDE + 6] ? at : at + STRIDE;
   }
 
   /** Bounds on the counted seat's tricks from the position in the slot. */
@@ -58,8 +76,9 @@ export class Table {
   }
 
   /** Writes a position's entry into its slot. */
-  store(at: number, k0: number, k1: number, k2: number, k3: number, leader: number, lower: number, upper: number, best: number): void {
+  store(at: number, k0: number, k1: number, k2: number, k3: number, leader: number, lower: number, upper: number, best: number, left: number): void {
     const s = this.slots;
+    s[at + 6] = left;
     s[at] = k0;
     s[at + 1] = k1;
     s[at + 2] = k2;

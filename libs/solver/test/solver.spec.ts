@@ -18,7 +18,7 @@ import {
   trickWinner,
 } from '@bismarck/rules';
 import { type Position, type SolveOptions, SolverBudgetExceeded, solve } from '../src';
-import { beats, playableSuits, winningIndex } from '../src/search';
+import { beats, playableSuits, trumpTricks, winningIndex } from '../src/search';
 import { minimax } from './minimax';
 
 const RUNS = Number(process.env.SOLVER_PROPERTY_RUNS ?? 300);
@@ -220,6 +220,20 @@ describe('the search mirrors the rules', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('trumpTricks', () => {
+  const mask = (ranks: string) => [...ranks].reduce((m, r) => m | (1 << '23456789TJQKA'.indexOf(r)), 0);
+  it.each<[string, string, number]>([
+    ['AKQ', 'J', 3],
+    ['QT8', 'AK', 1], // A and K each take one of Q and T; the 8 is left over once they are gone
+    ['A2', 'KQJ', 1],
+    ['2', '', 1],
+    ['KJ', 'AQ', 0],
+    ['', 'A', 0],
+  ])('%s against %s: at least %i tricks', (mine, theirs, tricks) => {
+    expect(trumpTricks(mask(mine), mask(theirs))).toBe(tricks);
   });
 });
 
