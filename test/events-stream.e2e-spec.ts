@@ -1,7 +1,7 @@
 import { streamMatchEvents, parseSse, type MatchEvent } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { createApp } from '../apps/api/src/bootstrap';
-import { LiveHub } from '../apps/api/src/live/live-hub.service';
+import { FEED_IDLE_STOP_MS, LiveHub } from '../apps/api/src/live/live-hub.service';
 import { useTestApp } from './support/app';
 import { onRealServer } from './support/database';
 import { createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
@@ -124,6 +124,37 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
       expect(batches).toBeGreaterThan(6);
     } finally {
       hub.dispatch = original;
+    }
+  }, 60_000);
+
+  it('stops reading the feed once no stream is open, and a stream opened after misses nothing', async () => {
+    const hub = t.app.get(LiveHub);
+    hub.idleStopMs = 50;
+    const feedIs = async (running: boolean) => {
+      for (let i = 0; i < 100 && hub.feedRunning !== running; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(hub.feedRunning).toBe(running);
+    };
+    try {
+      const match = await quick();
+      const controller = new AbortController();
+      const reading = (async () => {
+        try {
+          for await (const e of streamMatchEvents(base, match.id, { signal: controller.signal, reconnect: false })) if (e.version >= 3) controller.abort();
+        } catch {
+          // aborted
+        }
+      })();
+      await playSome(match, 4);
+      await reading;
+      await feedIs(true);
+      await feedIs(false); // the last stream has gone: the instance reads nothing
+      await playSome(match, 5);
+      const streamed = collect(streamMatchEvents(base, match.id, { reconnect: false }));
+      await playToEnd(t.http, match, seededPick(4));
+      const state = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body;
+      expect(versions(await streamed)).toEqual(range(1, state.version));
+    } finally {
+      hub.idleStopMs = FEED_IDLE_STOP_MS;
     }
   }, 60_000);
 

@@ -3,6 +3,9 @@ import { EventStore, type StoredEvent, type Subscription } from '@bismarck/event
 
 export type LiveListener = (events: readonly StoredEvent[]) => void;
 
+/** How long the feed keeps running after the last listener left (streams reconnect, matches follow). */
+export const FEED_IDLE_STOP_MS = 10_000;
+
 /** Something the hub ends when the application shuts down (an open SSE response). */
 export interface Closable {
   close(): void;
@@ -15,15 +18,20 @@ export interface Closable {
  * The feed is woken by this process's own appends (also on the embedded database) and, on a real
  * server, by NOTIFY from other api instances; it polls every second as a fallback. A wake-up is only
  * a hint and a delivered event only a shortcut: a listener that sees a version gap reads the log.
+ * With no listener left for FEED_IDLE_STOP_MS the subscription stops: an instance without streams
+ * reads nothing of what is appended (each wake-up cost every instance a read of the feed).
  */
 @Injectable()
 export class LiveHub implements OnModuleDestroy {
   private readonly logger = new Logger('LiveHub');
   private readonly listeners = new Map<string, Set<LiveListener>>();
   private readonly open = new Set<Closable>();
-  private subscription: Subscription | undefined;
-  private starting: Promise<void> | undefined;
+  /** The running feed (a stopping one may still be finishing: both are in `feeds`). */
+  private starting: Promise<Subscription> | undefined;
+  private readonly feeds = new Set<Subscription>();
+  private idleTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  idleStopMs = FEED_IDLE_STOP_MS;
 
   constructor(private readonly store: EventStore) {}
 
@@ -35,10 +43,12 @@ export class LiveHub implements OnModuleDestroy {
     let set = this.listeners.get(matchId);
     if (!set) this.listeners.set(matchId, (set = new Set()));
     set.add(listener);
+    clearTimeout(this.idleTimer);
     const remove = (): void => {
       const current = this.listeners.get(matchId);
       current?.delete(listener);
       if (current?.size === 0) this.listeners.delete(matchId);
+      if (this.listeners.size === 0) this.stopWhenIdle();
     };
     try {
       await this.start();
@@ -59,27 +69,54 @@ export class LiveHub implements OnModuleDestroy {
     return this.open.size;
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    for (const stream of [...this.open]) stream.close();
-    await this.subscription?.stop();
+  get feedRunning(): boolean {
+    return this.feeds.size > 0;
   }
 
-  private start(): Promise<void> {
-    if (this.stopped) return Promise.reject(new Error('the live hub is shut down'));
-    this.starting ??= (async () => {
-      const from = await this.store.feedHead();
-      this.subscription = this.store.subscribe({
-        from,
-        batchSize: 500,
-        handler: async (events) => this.dispatch(events),
-        onError: (err) => this.logger.warn(`live feed: ${err instanceof Error ? err.message : String(err)}`),
-      });
-    })().catch((err: unknown) => {
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.idleTimer);
+    for (const stream of [...this.open]) stream.close();
+    await this.starting?.catch(() => undefined);
+    await Promise.all([...this.feeds].map((feed) => feed.stop()));
+  }
+
+  private async start(): Promise<void> {
+    if (this.stopped) throw new Error('the live hub is shut down');
+    this.starting ??= this.startFeed().catch((err: unknown) => {
       this.starting = undefined;
       throw err;
     });
-    return this.starting;
+    await this.starting;
+  }
+
+  private async startFeed(): Promise<Subscription> {
+    const from = await this.store.feedHead();
+    const feed = this.store.subscribe({
+      from,
+      batchSize: 500,
+      handler: async (events) => this.dispatch(events),
+      onError: (err) => this.logger.warn(`live feed: ${err instanceof Error ? err.message : String(err)}`),
+    });
+    this.feeds.add(feed);
+    return feed;
+  }
+
+  private stopWhenIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.stopFeed(), this.idleStopMs);
+    this.idleTimer.unref();
+  }
+
+  /** A listen() meanwhile starts a new feed from the head; the old one may deliver once more (channels drop repeats). */
+  private async stopFeed(): Promise<void> {
+    if (this.listeners.size > 0 || !this.starting) return;
+    const starting = this.starting;
+    this.starting = undefined;
+    const feed = await starting.catch(() => undefined);
+    if (!feed) return;
+    await feed.stop();
+    this.feeds.delete(feed);
   }
 
   private dispatch(events: readonly StoredEvent[]): void {
