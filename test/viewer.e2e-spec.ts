@@ -65,6 +65,29 @@ describe('the replay viewer in a real browser', () => {
     await page.close();
   }, 120_000);
 
+  it('follows a match in play through its event stream, to the end', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    for (let i = 0; i < 4; i++) await playOneAction(t.http, m);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const streamed = page.waitForResponse((r) => r.url().includes(`/api/matches/${m.id}/events/stream`));
+    await page.goto(`${base}/viewer/${m.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // The browser's EventSource reads the stream the api answers from a socket of its own.
+    const stream = await streamed;
+    expect(stream.status()).toBe(200);
+    expect(stream.headers()['content-type']).toMatch(/^text\/event-stream/);
+    const shows = (version: number) => page.waitForFunction((v) => document.querySelector('#step')?.getAttribute('data-version') === String(v), version, { timeout: 20_000 });
+    await playOneAction(t.http, m);
+    await shows((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version);
+    await playToEnd(t.http, m, seededPick(8));
+    await shows((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version);
+    expect(await page.textContent('#info')).toMatch(/Finished/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('shows a spectator only card backs for the hands of a deal in play', async () => {
     const m = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });
     for (let i = 0; i < 6; i++) await playOneAction(t.http, m);
