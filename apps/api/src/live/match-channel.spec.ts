@@ -25,6 +25,7 @@ class FakeResponse {
   writes = 0;
   backlog = 0;
   writableEnded = false;
+  destroyed = false;
   get writableLength(): number {
     return this.backlog;
   }
@@ -35,6 +36,9 @@ class FakeResponse {
   }
   end(): void {
     this.writableEnded = true;
+  }
+  destroy(): void {
+    this.destroyed = true;
   }
   on(): this {
     return this;
@@ -154,9 +158,11 @@ describe('MatchChannel', () => {
     channel.deliver(range(13, 14));
     await settle();
     expect(slow.res.versions()).toEqual([11, 12]);
-    expect(slow.res.writableEnded).toBe(true);
+    // Dropped at once, unread bytes and all: it reconnects with Last-Event-ID.
+    expect(slow.res.destroyed).toBe(true);
     expect(fast.res.versions()).toEqual([11, 12, 13, 14]);
     expect(fast.res.writableEnded).toBe(false);
+    expect(fast.res.destroyed).toBe(false);
   });
 
   it('ends every stream after MatchFinished with an `end` event', async () => {

@@ -25,6 +25,7 @@ const ERROR_FRAME = `event: error\ndata: ${JSON.stringify({ code: 'INTERNAL_ERRO
 export type StreamSink = Pick<NodeJS.WritableStream, 'write' | 'end' | 'on' | 'off'> & {
   readonly writableLength: number;
   readonly writableEnded: boolean;
+  destroy(): void;
 };
 
 /**
@@ -46,7 +47,7 @@ export class LiveStream {
    */
   offer(from: number, to: number, frames: string | Buffer, finished: boolean): void {
     if (this.closed || from !== this.last + 1) return;
-    if (this.res.writableLength > MAX_BUFFERED_BYTES) return this.close();
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) return this.cut();
     this.res.write(frames);
     this.last = to;
     if (finished) this.close();
@@ -85,6 +86,12 @@ export class LiveStream {
     if (this.closed) return;
     this.closed = true;
     if (!this.res.writableEnded) this.res.end();
+  }
+
+  /** Drops a reader too far behind at once: ending would keep its unread bytes until it read them. */
+  private cut(): void {
+    this.closed = true;
+    this.res.destroy();
   }
 }
 
