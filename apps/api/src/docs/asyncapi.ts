@@ -57,7 +57,8 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           "Opened with `GET` (`Accept: text/event-stream`) on the HTTP API's own host. The server first sends `retry: 2000`, then " +
           'every event after `Last-Event-ID` (or `?after=`, default 0) from the log, then each new one as it is appended: versions in ' +
           'order, with no gap and no duplicate. Every `SSE_KEEPALIVE_MS` (15 s) a comment line (`: keep-alive`) keeps the connection ' +
-          'open; EventSource ignores it. After `MatchFinished` comes `event: end` and the server closes.',
+          'open; EventSource ignores it. After `MatchFinished` comes `event: end` and the server closes. The response has ' +
+          '`Connection: close` and no `Content-Length` or chunked framing: the body ends when the connection does.',
         parameters: { id: { description: 'The match id (a lowercase UUID).' } },
         messages: {
           event: {
