@@ -53,6 +53,7 @@ describe('takeOverSocket', () => {
     expect(head).toMatch(/^x-content-type-options: nosniff$/m);
     expect(head).toMatch(/^content-type: text\/event-stream; charset=utf-8$/m);
     expect(head).toMatch(/^connection: close$/m);
+    expect(Date.parse(/^date: (.+)$/m.exec(head)![1])).toBeGreaterThan(Date.now() - 60_000);
     expect(head).not.toMatch(/transfer-encoding/i);
     // No chunk sizes between the frames: the connection's end is the body's.
     expect(body).toBe('retry: 2000\n\nid: 1\ndata: {}\n\n');

@@ -22,7 +22,8 @@ const SERVER_EVENTS = ['data', 'end', 'close', 'drain', 'error', 'timeout', 'pau
 export function takeOverSocket(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, body: string): Socket {
   const socket = res.socket as ServedSocket | null;
   if (!socket || socket.destroyed) throw new Error('the client has gone');
-  const head = { ...res.getHeaders(), ...headers, connection: 'close' };
+  // Date as Node would send it (RFC 9110: an origin server with a clock sends one on every 2xx).
+  const head = { date: new Date().toUTCString(), ...res.getHeaders(), ...headers, connection: 'close' };
   const lines = Object.entries(head).flatMap(([name, value]) =>
     value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one) => `${name}: ${String(one)}\r\n`),
   );
