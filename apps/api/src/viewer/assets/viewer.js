@@ -136,14 +136,20 @@
 
   // Follow a live match: the event stream wakes us (polling if it is not available); the log stays the truth.
   function follow() {
+    // A wake-up during a refresh is not dropped: one more refresh follows (the last events of a match
+    // come in a burst, and the one that ends it must be shown).
     let busy = false;
+    let again = false;
     const update = async () => {
-      if (busy) return;
+      if (busy) { again = true; return; }
       busy = true;
       try {
-        const before = state.latest;
-        await refresh();
-        if (state.following && state.latest !== before) await show(state.latest);
+        do {
+          again = false;
+          const before = state.latest;
+          await refresh();
+          if (state.following && state.latest !== before) await show(state.latest);
+        } while (again);
       } catch (e) { fail(e); } finally { busy = false; }
     };
     if ('EventSource' in window && !token) {
