@@ -61,6 +61,12 @@ export class LiveHub implements OnModuleDestroy {
 
   /** Tracks an open stream so that shutting down ends it (an open response would hold the server). */
   track(stream: Closable): () => void {
+    // Opened while the application shuts down (after the open streams were ended): it would hold
+    // the server's close() for good.
+    if (this.stopped) {
+      stream.close();
+      return () => undefined;
+    }
     this.open.add(stream);
     return () => this.open.delete(stream);
   }
