@@ -64,15 +64,9 @@ export class EventStreamService implements OnModuleDestroy {
       release();
       throw err;
     });
-    let socket: Socket;
-    try {
-      socket = takeOverSocket(req, res, SSE_HEADERS, 'retry: 2000\n\n');
-    } catch {
-      release(); // the client left while the match was read
-      if (channel.size === 0) channel.close();
-      return;
-    }
-    if (req.method === 'HEAD') {
+    const socket = takeOverOrNone(req, res);
+    // The client left while the match was read, or asked for the head alone: no stream to keep.
+    if (!socket || req.method === 'HEAD') {
       release();
       if (channel.size === 0) channel.close();
       return;
@@ -142,5 +136,13 @@ export class EventStreamService implements OnModuleDestroy {
     }
     this.channels.set(matchId, channel);
     return channel;
+  }
+}
+
+function takeOverOrNone(req: Request, res: Response): Socket | undefined {
+  try {
+    return takeOverSocket(req, res, SSE_HEADERS, 'retry: 2000\n\n');
+  } catch {
+    return undefined;
   }
 }

@@ -38,7 +38,7 @@ export class LiveStream {
   constructor(
     readonly viewer: Viewer,
     public last: number,
-    private readonly res: StreamSink,
+    private readonly socket: StreamSink,
   ) {}
 
   /**
@@ -47,8 +47,8 @@ export class LiveStream {
    */
   offer(from: number, to: number, frames: string | Buffer, finished: boolean): void {
     if (this.closed || from !== this.last + 1) return;
-    if (this.res.writableLength > MAX_BUFFERED_BYTES) return this.cut();
-    this.res.write(frames);
+    if (this.socket.writableLength > MAX_BUFFERED_BYTES) return this.cut();
+    this.socket.write(frames);
     this.last = to;
     if (finished) this.close();
   }
@@ -56,7 +56,7 @@ export class LiveStream {
   /** Writes the frames of versions last+1 … `newest` (a catch-up page) and waits while the socket drains. */
   async send(chunk: string, newest: number, finished: boolean): Promise<void> {
     if (this.closed || chunk === '') return;
-    const flowing = this.res.write(chunk);
+    const flowing = this.socket.write(chunk);
     this.last = newest;
     if (finished) return this.close();
     if (!flowing) await this.drained();
@@ -65,33 +65,33 @@ export class LiveStream {
   private drained(): Promise<void> {
     return new Promise((done) => {
       const go = (): void => {
-        this.res.off('drain', go).off('close', go);
+        this.socket.off('drain', go).off('close', go);
         done();
       };
-      this.res.on('drain', go).on('close', go);
+      this.socket.on('drain', go).on('close', go);
     });
   }
 
   comment(text: string): void {
-    if (!this.closed) this.res.write(`: ${text}\n\n`);
+    if (!this.closed) this.socket.write(`: ${text}\n\n`);
   }
 
   /** The client reconnects with Last-Event-ID; nothing about the error (or the match) leaks here. */
   fail(): void {
-    if (!this.closed) this.res.write(ERROR_FRAME);
+    if (!this.closed) this.socket.write(ERROR_FRAME);
     this.close();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (!this.res.writableEnded) this.res.end();
+    if (!this.socket.writableEnded) this.socket.end();
   }
 
   /** Drops a reader too far behind at once: ending would keep its unread bytes until it read them. */
   private cut(): void {
     this.closed = true;
-    this.res.destroy();
+    this.socket.destroy();
   }
 }
 
