@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { runBot } from './bot/bot';
-import type { StrategyName } from './bot/strategy';
+import type { StrategyName } from '@bismarck/bots';
 
 /** `bismarck bot --url URL --match ID [--token TOKEN] [--strategy random|greedy]`: plays one seat to the end. */
 export function registerBotCommand(program: Command): void {

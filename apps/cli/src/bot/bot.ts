@@ -2,7 +2,7 @@
 // (Server-Sent Events) in between: no polling.
 import { randomUUID } from 'node:crypto';
 import { ApiError, createBismarckClient, streamMatchEvents, unwrap, type SeatView } from '@bismarck/client';
-import { chooseAction, type BotAction, type StrategyName } from './strategy';
+import { chooseAction, type BotAction, type StrategyName } from '@bismarck/bots';
 
 export interface BotOptions {
   readonly url: string;

@@ -1,5 +1,9 @@
-// How a bot chooses among the actions its view says are legal. Pure: the view in, one action out.
-import type { SeatView } from '@bismarck/client';
+// How a bot chooses among the actions its view says are legal. Pure: the seat's view in, one action out;
+// used by the CLI (apps/cli) and by the service's bot seats.
+import type { SeatView } from '@bismarck/rules';
+
+/** The part of a seat's view the simple strategies read (a client's generated `SeatView` fits it too). */
+export type BotView = Pick<SeatView, 'legal' | 'hand' | 'tableCards' | 'contract' | 'trump' | 'trick'>;
 
 export type StrategyName = 'random' | 'greedy';
 type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
@@ -20,7 +24,7 @@ const byRank = (a: string, b: string): number => rank(a) - rank(b);
 const lowest = (cards: string[]): string => cards.slice().sort(byRank)[0];
 const highest = (cards: string[]): string => cards.slice().sort(byRank).at(-1)!;
 
-export function chooseAction(view: SeatView, strategy: StrategyName, random: () => number = Math.random): BotAction | null {
+export function chooseAction(view: BotView, strategy: StrategyName, random: () => number = Math.random): BotAction | null {
   const legal = view.legal;
   if (!legal) return null;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
@@ -43,7 +47,7 @@ export function chooseAction(view: SeatView, strategy: StrategyName, random: () 
 }
 
 /** The cards forehand knows when choosing: his hand (informed) and the table cards he will take. */
-function greedyContract(view: SeatView, contracts: Contract[], trumps: Suit[]): { contract: Contract; trump?: Suit } {
+function greedyContract(view: BotView, contracts: Contract[], trumps: Suit[]): { contract: Contract; trump?: Suit } {
   const known = [...view.hand, ...view.tableCards];
   const high = known.filter((c) => rank(c) >= rank('Q')).length / Math.max(known.length, 1);
   const low = known.filter((c) => rank(c) <= rank('7')).length / Math.max(known.length, 1);
@@ -61,7 +65,7 @@ function greedyContract(view: SeatView, contracts: Contract[], trumps: Suit[]): 
 }
 
 /** Take-tricks: keep trumps and high cards, void a short side suit. Pass: shed the dangerous high cards. */
-function greedyDiscard(view: SeatView, count: number): string[] {
+function greedyDiscard(view: BotView, count: number): string[] {
   if (view.contract === 'pass') return view.hand.slice().sort(byRank).slice(-count);
   const trump = view.trump;
   const length = (s: Suit) => view.hand.filter((c) => suit(c) === s).length;
@@ -79,7 +83,7 @@ function winning(trick: { card: string }[], trump: string | null): string | null
 const beats = (card: string, best: string, trump: string | null): boolean =>
   suit(card) === suit(best) ? rank(card) > rank(best) : suit(card) === trump;
 
-function greedyPlay(view: SeatView, legal: string[]): string {
+function greedyPlay(view: BotView, legal: string[]): string {
   const trump = view.contract === 'pass' || view.contract === 'notrump' ? null : view.trump;
   const best = winning(view.trick, trump);
   const last = view.trick.length === 2;
