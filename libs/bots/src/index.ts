@@ -1,1 +1,2 @@
+export * from './history';
 export * from './strategy';

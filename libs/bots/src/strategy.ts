@@ -5,7 +5,19 @@ import type { SeatView } from '@bismarck/rules';
 /** The part of a seat's view the simple strategies read (a client's generated `SeatView` fits it too). */
 export type BotView = Pick<SeatView, 'legal' | 'hand' | 'tableCards' | 'contract' | 'trump' | 'trick'>;
 
-export type StrategyName = 'random' | 'greedy';
+import type { DealHistory } from './history';
+
+/** Every strategy a seat may be given (the service validates `{"bot": …}` against this list). */
+export const STRATEGIES = ['random', 'greedy'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+/** What a strategy may use beyond the view: all of it public or the seat's own. */
+export interface BotContext {
+  /** Uniform in [0, 1); Math.random by default. */
+  readonly random?: () => number;
+  /** The deal in progress as the seat saw it (dealHistory over the events it may see). */
+  readonly history?: DealHistory;
+}
 type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
 type Suit = 'S' | 'H' | 'D' | 'C';
 
@@ -24,7 +36,8 @@ const byRank = (a: string, b: string): number => rank(a) - rank(b);
 const lowest = (cards: string[]): string => cards.slice().sort(byRank)[0];
 const highest = (cards: string[]): string => cards.slice().sort(byRank).at(-1)!;
 
-export function chooseAction(view: BotView, strategy: StrategyName, random: () => number = Math.random): BotAction | null {
+export function chooseAction(view: BotView, strategy: StrategyName, context: BotContext = {}): BotAction | null {
+  const random = context.random ?? Math.random;
   const legal = view.legal;
   if (!legal) return null;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
