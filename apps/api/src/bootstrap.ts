@@ -10,6 +10,7 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig, type AppConfig } from './config/app.config';
 import { edgeConfig, type EdgeConfig } from './config/edge.config';
 import { applyEdge } from './edge/edge';
+import { GracefulExpressAdapter } from './edge/http-adapter';
 import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
 import { completeOpenApi } from './edge/openapi';
@@ -26,11 +27,13 @@ export interface CreateAppOptions extends AppModuleOptions {
    * false and handles the signals itself: it must also stop the embedded database and release its lock.
    */
   shutdownHooks?: boolean;
+  /** How long a stopping server waits for answers in flight before cutting connections (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs?: number;
 }
 
 /** Builds the HTTP application: the same for `npm start`, the CLI and the end-to-end tests. */
 export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, logLevel: options.quiet ? 'silent' : options.logLevel }), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, logLevel: options.quiet ? 'silent' : options.logLevel }), new GracefulExpressAdapter(options.shutdownGraceMs), {
     bufferLogs: true,
     bodyParser: false,
     // A failure (a bad setting) reaches the caller, which releases the embedded database first.

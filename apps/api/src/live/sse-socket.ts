@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -8,6 +9,12 @@ interface ServedSocket extends Socket {
 
 /** The server's own listeners on a connection's socket; the HTTP layer's listeners go with them. */
 const SERVER_EVENTS = ['data', 'end', 'close', 'drain', 'error', 'timeout', 'pause', 'resume'] as const;
+
+/**
+ * Emitted by the HTTP server with the socket once it is taken over: its old listeners are gone (those
+ * of whoever tracks the server's connections too), so a tracker listens again (edge/http-adapter.ts).
+ */
+export const SOCKET_TAKEN_OVER = 'bismarck:socketTakenOver';
 
 /**
  * Answers an event-stream request by writing the response head to the socket itself, then takes the
@@ -40,6 +47,7 @@ export function takeOverSocket(req: IncomingMessage, res: ServerResponse, header
   // Once the stream's end is written the socket goes too, without waiting for the client's FIN
   // (http sockets are half-open by default, and a server closing would wait for it).
   socket.on('finish', destroy);
+  (socket as Socket & { server?: EventEmitter }).server?.emit(SOCKET_TAKEN_OVER, socket);
   if (req.method === 'HEAD') socket.end();
   return socket;
 }

@@ -1,0 +1,67 @@
+// The HTTP server's side of a graceful stop. server.close() waits for every connection to end, and a
+// client that keeps reconnecting over a kept-alive socket (a stream watcher, a bot) or a socket taken
+// over for a live stream that nothing ends would make it wait for good: a stopping process that never
+// exits. So, from the first step of the shutdown, every answer says `Connection: close` (the client
+// goes elsewhere, to a new connection), idle sockets are closed, and whatever is still open after a
+// grace period is destroyed.
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { SOCKET_TAKEN_OVER } from '../live/sse-socket';
+
+/** How long a stopping server waits for answers in flight before it cuts the connections left. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+export class GracefulExpressAdapter extends ExpressAdapter {
+  private closing = false;
+  /** Every open connection, those taken over for live streams included (Node's own list drops them). */
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly graceMs = SHUTDOWN_GRACE_MS) {
+    super();
+  }
+
+  override initHttpServer(options: Parameters<ExpressAdapter['initHttpServer']>[0]): void {
+    super.initHttpServer(options);
+    const server = this.getHttpServer() as Server;
+    const track = (socket: Socket) => socket.once('close', () => this.sockets.delete(socket));
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      track(socket);
+    });
+    server.on(SOCKET_TAKEN_OVER, track);
+    // Before Express sees the request: the header makes Node end the socket once the answer is sent.
+    server.prependListener('request', (_req, res: ServerResponse) => {
+      if (this.closing) res.setHeader('Connection', 'close');
+    });
+  }
+
+  override beforeClose(): void {
+    super.beforeClose();
+    this.closing = true;
+    // Answers in flight (their headers not sent yet) close their connection too. Node keeps a socket's
+    // current response in `_httpMessage` (http-terminator relies on it the same way).
+    for (const socket of this.sockets) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (res && !res.headersSent) res.setHeader('Connection', 'close');
+    }
+    (this.getHttpServer() as Server | undefined)?.closeIdleConnections();
+  }
+
+  override close(): Promise<unknown> | undefined {
+    if (!this.closing) this.beforeClose();
+    const server = this.getHttpServer() as Server | undefined;
+    if (!server) return undefined;
+    const cut = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of this.sockets) socket.destroy();
+    }, this.graceMs);
+    cut.unref();
+    return new Promise<void>((resolve) => server.close(() => resolve())).finally(() => clearTimeout(cut));
+  }
+
+  /** Connections open now (tests). */
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+}
