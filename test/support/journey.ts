@@ -1,7 +1,8 @@
 // Property-based journeys through the HTTP API, where features meet: lobby tables and seeds, every
 // option, cuts, retries with and without an Idempotency-Key, stale If-Match, a restart of the api and
-// a second api instance on the same database, matches left unfinished. fast-check generates a whole
-// journey (one to three matches); after it, every promise is checked for every match at once.
+// a second api instance on the same database, matches left unfinished, each match followed live by a
+// spectator's and a seat's event stream throughout. fast-check generates a whole journey (one to three
+// matches); after it, every promise is checked for every match at once.
 //
 // No jest in here: `test/journey.e2e-spec.ts` and `test/chaos/chaos.ts` both run `runJourneys`, and
 // a broken promise is an Error whose message names it. The spec asserts on the report.
@@ -10,6 +11,7 @@ import request from 'supertest';
 import type { Test } from 'supertest';
 import type { DataSource } from 'typeorm';
 import { auditMatch, EXPORT_FORMAT, type ExportedMatch } from '@bismarck/audit';
+import { parseSse } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { PROJECTION_TABLES, ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
 import { evolve, initialState, nothingSecret, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
@@ -174,12 +176,13 @@ type Http = () => ReturnType<typeof request>;
 interface Instance {
   app: TestApp;
   http: Http;
+  url: string;
 }
 
 async function startInstance(db: TestDatabase): Promise<Instance> {
   const app = await startTestApp(db);
   const url = await listenLocal(app.app);
-  return { app, http: () => request(url) };
+  return { app, http: () => request(url), url };
 }
 
 /** The database the journeys share and the api instances on it, with a pool of our own for reading the true log. */
@@ -268,6 +271,8 @@ interface LiveMatch {
   /** Every checkpoint the public state showed: version → hash, as a client pins the chain. */
   pins: Map<number, string>;
   pick: (xs: any[]) => any;
+  /** Clients following the match's live stream from its creation (a spectator) or its start (seat 0). */
+  watchers: Watcher[];
 }
 
 interface Action {
@@ -403,6 +408,7 @@ class Journey {
       // A second instance still up when play ends serves its share of the checks' reads too.
       for (const m of this.matches) await this.checkMatch(m);
     } finally {
+      for (const m of this.matches) for (const w of m.watchers) await w.stop();
       if (this.lab.second) await this.lab.stopSecond();
     }
     await this.checkRebuild();
@@ -443,14 +449,17 @@ class Journey {
       seen: [],
       pins: new Map(),
       pick: seededPick(this.plan.pickSeed + index * 7919),
+      watchers: [],
     };
     for (const s of res.body.seats as { seat: Seat; token: string }[]) m.tokens[s.seat] = s.token;
     this.matches.push(m);
     this.counts.matches++;
+    m.watchers.push(new Watcher(this.lab, m, 'spectator'));
     if (lobby) {
       this.counts.lobbies++;
       await this.join(m);
     }
+    if (m.tokens[0] !== undefined) m.watchers.push(new Watcher(this.lab, m, 0));
   }
 
   private async join(m: LiveMatch): Promise<void> {
@@ -744,6 +753,7 @@ class Journey {
     const events = await this.checkVersions(m, state, log);
     await this.checkScorecard(m, state, events);
     await this.lookFinally(m, log.length);
+    await this.checkStreams(m, log);
     this.checkLeaks(m, log);
     await this.checkPins(m);
   }
@@ -883,6 +893,45 @@ class Journey {
     }
   }
 
+  /**
+   * Each live stream followed the match across restarts and instances: every version once, in order,
+   * the log's types, and nothing more revealed than the caller's events page shows at the end (an
+   * event is redacted when it is sent; its frames also went through the leak check below).
+   */
+  private async checkStreams(m: LiveMatch, log: { version: number; type: string }[]): Promise<void> {
+    for (const w of m.watchers) {
+      if (!(await w.reached(log.length, 15_000))) {
+        this.fail('stream', m, `the ${w.viewer} stream stopped at version ${w.last} of ${log.length}`);
+        continue;
+      }
+      for (const problem of w.problems.slice(0, 3)) this.fail('stream', m, `the ${w.viewer} stream: ${problem}`);
+      const versions = w.received.map((e) => e.version);
+      if (versions.join() !== log.map((e) => e.version).join()) {
+        this.fail('stream', m, `the ${w.viewer} stream received versions ${short(versions, 120)}, the log holds 1..${log.length}`);
+        continue;
+      }
+      const page = await this.eventsSeenBy(m, w.viewer);
+      w.received.forEach((e, i) => {
+        if (e.type !== log[i].type) this.fail('stream', m, `the ${w.viewer} stream's version ${e.version} is a ${e.type}, the log's a ${log[i].type}`);
+        // (`hash` is on events the checkpoint covers: the page has it, a frame sent before may not.)
+        else if (!revealsNoMore(withoutHash(e), withoutHash(page[i]))) this.fail('stream', m, `the ${w.viewer} stream's version ${e.version} shows more than the events page: ${short(e, 200)} against ${short(page[i], 200)}`);
+      });
+    }
+  }
+
+  /** Every event of the match as `GET …/events` shows it to `viewer` now. */
+  private async eventsSeenBy(m: LiveMatch, viewer: Viewer): Promise<unknown[]> {
+    const events: unknown[] = [];
+    let after: number | null = 0;
+    while (after !== null) {
+      const res = await this.get(m, viewer, `/api/matches/${m.id}/events?after=${after}&limit=1000`);
+      if (res.status !== 200) break;
+      events.push(...res.body.events);
+      after = res.body.next;
+    }
+    return events;
+  }
+
   /** Nothing a caller received holds a card that was secret from it when it received it. */
   private checkLeaks(m: LiveMatch, log: { version: number; type: string; data: any }[]): void {
     const moments = new Moments(log.map((e) => ({ type: e.type, data: e.data }) as BismarckEvent));
@@ -939,6 +988,98 @@ async function compareMatches(pool: DataSource, ids: string[]): Promise<(TableDi
 }
 
 /** Every moment of one match, from its true log: what was secret from whom, and where its deal began. */
+/**
+ * A client following a match's live stream as an EventSource does: whenever the connection ends
+ * (a restart, the second instance going away) it comes back with Last-Event-ID, to the second
+ * instance while one is up (appends through the first must reach it) and else to the first. Each
+ * frame joins the bodies the leak check reads, at the log's length when it arrived.
+ */
+class Watcher {
+  readonly received: { version: number; type: string; at: string; data: unknown }[] = [];
+  readonly problems: string[] = [];
+  /** The last version received (it starts at the beginning of the log). */
+  last = 0;
+  private ended = false;
+  private stopped = false;
+  private controller = new AbortController();
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly lab: Lab,
+    private readonly m: LiveMatch,
+    readonly viewer: Viewer,
+  ) {
+    this.done = this.follow();
+  }
+
+  /** True once it holds `version` (or the stream ended there), false after `ms` without. */
+  async reached(version: number, ms: number): Promise<boolean> {
+    const until = Date.now() + ms;
+    while (this.last < version && !this.ended && Date.now() < until) await pause(50);
+    return this.last >= version;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.controller.abort();
+    await this.done;
+  }
+
+  private async follow(): Promise<void> {
+    const token = this.viewer === 'spectator' ? undefined : this.m.tokens[this.viewer];
+    while (!this.stopped && !this.ended) {
+      this.controller = new AbortController();
+      const base = (this.viewer === 'spectator' && this.lab.second?.url) || this.lab.primary.url;
+      try {
+        const res = await fetch(`${base}/api/matches/${this.m.id}/events/stream`, {
+          headers: { 'last-event-id': String(this.last), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          signal: this.controller.signal,
+        });
+        if (res.status === 204) this.ended = true;
+        else if (res.status !== 200) this.problems.push(`answered ${res.status} ${short(await res.text(), 200)}`);
+        else await this.read(res.body!);
+      } catch {
+        // Refused or cut (an instance stopping): an EventSource tries again.
+      }
+      if (!this.stopped && !this.ended) await pause(100);
+    }
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    for await (const message of parseSse(body)) {
+      if (message.event === 'end') this.ended = true;
+      if (message.event !== 'message') continue;
+      const event = JSON.parse(message.data);
+      if (Number(message.id) !== event.version || event.version !== this.last + 1) this.problems.push(`version ${event.version} (id ${message.id}) after ${this.last}`);
+      this.last = Math.max(this.last, event.version);
+      this.received.push(event);
+      this.m.seen.push({ viewer: this.viewer, version: await this.lab.logLength(this.m.id), what: 'the live stream', text: JSON.stringify({ events: [event] }) });
+    }
+  }
+}
+
+const withoutHash = (event: unknown): unknown => {
+  if (event === null || typeof event !== 'object') return event;
+  const { hash: _hash, ...rest } = event as Record<string, unknown>;
+  return rest;
+};
+
+const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** `sent` is `final` with, at most, some values still hidden (null): what was secret when it was sent. */
+function revealsNoMore(sent: unknown, final: unknown): boolean {
+  if (sent === null) return true;
+  if (final === null || typeof sent !== typeof final) return false;
+  if (Array.isArray(sent)) return Array.isArray(final) && sent.length === final.length && sent.every((x, i) => revealsNoMore(x, final[i]));
+  if (typeof sent === 'object') {
+    const a = sent as Record<string, unknown>;
+    const b = final as Record<string, unknown>;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && revealsNoMore(a[k], b[k]));
+  }
+  return sent === final;
+}
+
 class Moments {
   private readonly states: MatchState[] = [initialState()];
   /** For each version, the version of the DealStarted of the deal on the table (0: none yet). */
