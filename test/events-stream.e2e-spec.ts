@@ -185,4 +185,20 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
       await other.close();
     }
   }, 90_000);
+
+  it('a stream opened while the process stops ends at once with 200 (an EventSource comes back), not an error', async () => {
+    const other = await createApp({ databaseUrl: t.db.url, embedded: t.db.embedded, quiet: true, poolSize: 2 });
+    try {
+      const otherBase = await listenLocal(other);
+      const match = await quick();
+      // The first step of a shutdown: the hub ends the open streams and takes no more listeners.
+      await other.get(LiveHub).onModuleDestroy();
+      const res = await fetch(`${otherBase}/api/matches/${match.id}/events/stream`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(await res.text()).toBe('retry: 2000\n\n');
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 });

@@ -8,7 +8,7 @@ import { edgeConfig } from '../config/edge.config';
 import { bearerToken, clientAddress } from '../edge/caller';
 import { ProblemException } from '../problem/problem';
 import { MatchStreams } from '../matches/match-streams.service';
-import { LiveHub } from './live-hub.service';
+import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { StreamQuota } from './stream-quota';
 import { LiveStream, MatchChannel } from './match-channel';
 import { takeOverSocket } from './sse-socket';
@@ -48,6 +48,7 @@ export class EventStreamService implements OnModuleDestroy {
   }
 
   async open(matchId: string, viewer: Viewer, after: number, req: Request, res: Response): Promise<void> {
+    if (this.hub.isStopped) return endAtOnce(req, res);
     const known = await this.streams.load(matchId);
     if (!known) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
     if (known.state.status === 'finished' && after >= known.version) {
@@ -60,10 +61,14 @@ export class EventStreamService implements OnModuleDestroy {
     if (!release) {
       throw new ProblemException('TOO_MANY_STREAMS', 'Too many live streams are open for this address or seat token: close one first.', { retryAfter: 5 });
     }
-    const channel = await this.channelOf(matchId).catch((err: unknown) => {
+    let channel: MatchChannel;
+    try {
+      channel = await this.channelOf(matchId);
+    } catch (err) {
       release();
+      if (err instanceof LiveHubStopped) return endAtOnce(req, res);
       throw err;
-    });
+    }
     const socket = takeOverOrNone(req, res);
     // The client left while the match was read, or asked for the head alone: no stream to keep.
     if (!socket || req.method === 'HEAD') {
@@ -145,4 +150,13 @@ function takeOverOrNone(req: Request, res: Response): Socket | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The process is stopping: a stream that ends as soon as it opens, not an error. An EventSource
+ * comes back after `retry` (to another instance, or to this one restarted) with its Last-Event-ID;
+ * an error status would make it give up for good.
+ */
+function endAtOnce(req: Request, res: Response): void {
+  takeOverOrNone(req, res)?.end();
 }

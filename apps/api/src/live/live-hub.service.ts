@@ -6,6 +6,13 @@ export type LiveListener = (events: readonly StoredEvent[]) => void;
 /** How long the feed keeps running after the last listener left (streams reconnect, matches follow). */
 export const FEED_IDLE_STOP_MS = 10_000;
 
+/** The hub is shut down: the process is stopping, a stream opened now is to be ended at once. */
+export class LiveHubStopped extends Error {
+  constructor() {
+    super('the live hub is shut down');
+  }
+}
+
 /** Something the hub ends when the application shuts down (an open SSE response). */
 export interface Closable {
   close(): void;
@@ -71,6 +78,11 @@ export class LiveHub implements OnModuleDestroy {
     return () => this.open.delete(stream);
   }
 
+  /** True once the application shuts down. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   get openStreams(): number {
     return this.open.size;
   }
@@ -88,7 +100,7 @@ export class LiveHub implements OnModuleDestroy {
   }
 
   private async start(): Promise<void> {
-    if (this.stopped) throw new Error('the live hub is shut down');
+    if (this.stopped) throw new LiveHubStopped();
     this.starting ??= this.startFeed().catch((err: unknown) => {
       this.starting = undefined;
       throw err;
