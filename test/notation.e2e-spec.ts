@@ -1,4 +1,10 @@
-// GET /api/matches/{id}/notation: the match as plain text (docs/notation.md), as the caller may see it.
+// GET /api/matches/{id}/notation and `bismarck notation`: the match as plain text (docs/notation.md),
+// as the caller may see it, and read back.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fromNotation } from '@bismarck/notation';
 import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
@@ -97,8 +103,73 @@ describe('GET /api/matches/{id}/notation', () => {
 
   it("a token of another match: 403 problem+json", async () => {
     const [a, b] = [await createMatch(t.http, { options: { schedule: 'quick' } }), await createMatch(t.http, { options: { schedule: 'quick' } })];
-    await playToEnd(t.http, a).catch(() => undefined);
     const res = await notation(a, b.seats[0].token).expect(403);
     expect(res.body).toMatchObject({ code: 'FORBIDDEN' });
+  });
+});
+
+// The compiled command line, as `npm run bismarck` runs it (`npm test` builds it first).
+const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+const run = promisify(execFile);
+
+describe('bismarck notation (offline, no server, no database)', () => {
+  let dir: string;
+  let exported: { events: { version: number; type: string; data: unknown }[] };
+  let served: string;
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
+    dir = mkdtempSync(join(tmpdir(), 'bismarck-notation-'));
+    const m = await createMatch(t.http, { players: ['Astrid', 'Bjørn "B"', 'Cecilia'], options: { schedule: 'quick', leadBeforeDiscard: 'redeal' } });
+    await playToEnd(t.http, m, seededPick(5));
+    exported = (await t.http().get(`/api/matches/${m.id}/export`).expect(200)).body;
+    served = (await notation(m).expect(200)).text;
   }, 60_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const file = (name: string, content: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const cli = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, 'notation', ...args]);
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it('<export.json> prints the notation the service serves (without its comment line)', async () => {
+    const out = await cli(file('export.json', JSON.stringify(exported)));
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe(served.split('\n').slice(1).join('\n'));
+    expect(out.stdout).toMatch(/^Players: "Astrid" "Bjørn \\"B\\"" "Cecilia"$/m);
+  }, 30_000);
+
+  it('--parse <file.txt> prints the events back: versions, types and data of the export', async () => {
+    const out = await cli('--parse', file('match.txt', served));
+    expect(out.code).toBe(0);
+    const events = JSON.parse(out.stdout);
+    expect(events).toStrictEqual(exported.events.map(({ version, type, data }) => ({ version, type, data })));
+    // And what --parse prints is read again: the same text.
+    const again = await cli(file('events.json', out.stdout));
+    expect(again).toMatchObject({ code: 0, stdout: served.split('\n').slice(1).join('\n') });
+  }, 30_000);
+
+  it('a notation with a mistake: exit 1, with the file, the line and what was expected', async () => {
+    const broken = served.replace(/^Table: (\S+ \S+ \S+) \S+$/m, 'Table: $1');
+    const line = broken.split('\n').findIndex((l) => /^Table: \S+ \S+ \S+$/.test(l)) + 1;
+    const out = await cli('--parse', file('broken.txt', broken));
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`broken.txt: line ${line}: Table: expected 4 cards, found 3`);
+  }, 30_000);
+
+  it('a file that is neither an export nor events, or no file at all: exit 1 with a reason', async () => {
+    expect(await cli(file('hello.json', '{"hello":1}'))).toMatchObject({ code: 1, stderr: expect.stringMatching(/neither a bismarck-export-v1 document nor a JSON array of events/) });
+    expect(await cli()).toMatchObject({ code: 1, stderr: expect.stringMatching(/give either an export/) });
+  }, 30_000);
 });
