@@ -94,6 +94,10 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
       refuse(i, `expected ${count ?? 'distinct'} cards, found ${JSON.stringify(l)}`);
     return l.join(' ');
   };
+  /** A blank line before each deal's first line (its commitment, its cut or its start), for people; the parser skips it. */
+  const gap = (): void => {
+    if (!/^(Commit|Cut) /.test(lines[lines.length - 1])) lines.push('');
+  };
   const inDeal = (i: number, number: number): DealContext => {
     if (deal === null || deal.deal !== number) return refuse(i, `it belongs to deal ${number}, but the deal on the table is ${deal?.deal ?? 'none'}`);
     return deal;
@@ -112,9 +116,11 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
         lines.push(`Abandoned: open ${e.data.openSeats.join(' ')}`.trimEnd());
         break;
       case 'DeckCommitted':
+        gap();
         lines.push(`Commit ${e.data.deal}: ${word(e.data.commitment)}`);
         break;
       case 'DeckCut':
+        gap();
         lines.push(`Cut ${e.data.deal}: seat ${e.data.seat} ${text(e.data.cut)}`);
         break;
       case 'SeedRevealed':
@@ -123,7 +129,8 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
       case 'DealStarted': {
         const d = e.data;
         deal = { deal: d.deal, forehand: d.forehand, contract: null };
-        lines.push('', `Deal ${d.deal}: dealer ${d.dealer}, forehand ${d.forehand}`);
+        gap();
+        lines.push(`Deal ${d.deal}: dealer ${d.dealer}, forehand ${d.forehand}`);
         if (d.shuffle !== undefined) lines.push(`Shuffle: ${JSON.stringify(d.shuffle)}`);
         if (d.tableCards === null) refuse(i, 'the table cards are public');
         lines.push(`Deck: ${list(i, d.deck, 52)}`, `Table: ${list(i, d.tableCards, 4)}`);
