@@ -99,4 +99,4 @@ if (breaches.length > 0) {
   for (const breach of breaches) console.error(breach);
   process.exit(1);
 }
-console.log(`boundaries hold: ${files.length} files, no library imports an app, the CLI uses the api's public entry, libs/solver imports only libs/rules, no import cycle`);
+console.log(`boundaries hold: ${files.length} files, no library imports an app, the CLI uses the api's public entry, libs/solver and libs/notation import only libs/rules (libs/bots: rules and solver), no import cycle`);
