@@ -81,6 +81,11 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
   const lines: string[] = comments.map((c) => `# ${c}`.trimEnd());
   const first = events[0];
   if (first?.type !== 'MatchCreated') throw new NotationError('a log starts with MatchCreated');
+  const o = first.data.options;
+  const valid = (k: (typeof OPTION_KEYS)[number] | 'schedule'): boolean =>
+    k === 'spadesInFreeTrump' || k === 'mustTrump' ? typeof o?.[k] === 'boolean' : (OPTION_VALUES[k] as readonly unknown[]).includes(o?.[k]);
+  const invalid = (['schedule', ...OPTION_KEYS] as const).filter((k) => !valid(k));
+  if (invalid.length > 0) throw new NotationError(`event 1 (MatchCreated) cannot be written: options ${invalid.join(', ')} are missing or unknown`);
   lines.push(...header(first.data));
   let deal: DealContext | null = null;
   let trick: OpenTrick | null = null;

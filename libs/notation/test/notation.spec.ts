@@ -185,6 +185,7 @@ describe('toNotation refuses a log it could not give back exactly', () => {
 
   it.each<[string, () => BismarckEvent[], RegExp]>([
     ['a log not starting with MatchCreated', () => events.slice(1), /a log starts with MatchCreated/],
+    ['a match whose options lack one', () => changed(0, { options: { schedule: 'quick' } }), /options scoring, contractChoice, spadesInFreeTrump, mustTrump, leadBeforeDiscard, fourthRound are missing or unknown/],
     ['a trick taken with other cards than played', () => changed(at('TrickTaken'), { cards: [] }), /TrickTaken\) cannot be written: a trick is taken right after its third card/],
     ['a card played out of turn', () => changed(at('CardPlayed') + 1, { seat: (events[at('CardPlayed')].data as { seat: number }).seat }), /plays out of turn/],
     ['a score of another contract', () => changed(at('DealScored'), { contract: 'pass', trump: null }), /its forehand, contract and trump are not the deal's/],
