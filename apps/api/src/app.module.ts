@@ -12,6 +12,7 @@ import { LoggerModule } from './logger/logger.module';
 import { edgeConfig } from './config/edge.config';
 import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { NotationModule } from './notation/notation.module';
 import { ProblemFilter } from './problem/problem.filter';
 import { ReplayModule } from './replay/replay.module';
 import { ViewerModule } from './viewer/viewer.module';
@@ -43,6 +44,7 @@ export class AppModule {
         LobbyModule,
         AdminModule,
         ReplayModule,
+        NotationModule,
         ViewerModule,
         DocsModule,
       ],

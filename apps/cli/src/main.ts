@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerBotCommand, tokenOption } from './bot.command';
+import { registerNotationCommand } from './notation.command';
 import { registerPlayCommand, registerPrepareCommand } from './play.command';
 import { rebuildCommand } from './rebuild.command';
 import { replayCommand } from './replay.command';
@@ -28,6 +29,7 @@ program
   .action(verifyCommand);
 
 registerBotCommand(program);
+registerNotationCommand(program);
 registerPlayCommand(program);
 registerPrepareCommand(program);
 

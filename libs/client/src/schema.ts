@@ -365,6 +365,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/notation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The match in the plain-text notation, as the caller may see it
+         * @description One line per fact, in the order of the log (docs/notation.md): the header (players, options, first dealer, fairness), then each deal: commitment and cut, dealer and forehand, table cards, contract, hands, lay-away, the tricks in play order, the score, the seeds revealed; and the result. What the caller may not see is written `??`, as `listEvents` redacts it: a spectator sees no hand of a deal in play, a seat its own. It parses back to the events of the log (`bismarck notation --parse`).
+         */
+        get: operations["getNotation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/viewer/{id}": {
         parameters: {
             query?: never;
@@ -3688,6 +3708,71 @@ export interface operations {
             };
             /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getNotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notation, UTF-8 text with one line per fact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
