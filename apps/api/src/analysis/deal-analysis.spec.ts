@@ -78,6 +78,12 @@ describe('analyseDeal', () => {
     const stopped = tiny.cards.filter((c) => c.overBudget);
     expect(stopped.length).toBeGreaterThan(0);
     for (const c of stopped) expect(c.before === null || c.after === null).toBe(true);
+    // A seat's positions before its first one over the budget are not tried: all of them are null.
+    for (const seat of [0, 1, 2]) {
+      const mine = tiny.cards.filter((c) => c.seat === seat);
+      const lastStopped = mine.map((c) => c.overBudget).lastIndexOf(true);
+      expect(mine.slice(0, lastStopped + 1).every((c) => c.overBudget)).toBe(true);
+    }
     expect(stopped.every((c) => c.cost === null)).toBe(true);
     // Solved late positions agree whatever the budget.
     expect(tiny.cards.slice(-3)).toEqual(analysis.cards.slice(-3));
@@ -95,9 +101,11 @@ describe('analyseDeal', () => {
         if (!(error instanceof SolverBudgetExceeded)) throw error;
         tricks = null;
       }
-      expect({ s, par: analysis.par.tricks[s] }).toEqual({ s, par: tricks });
+      // Null also when a later position of the seat went over the budget (the earlier ones are not tried).
+      const par = analysis.par.tricks[s];
+      if (tricks === null || par !== null) expect({ s, par }).toEqual({ s, par: tricks });
       const q = analysis.quotas[s];
-      const raw = tricks === null ? null : d.contract === 'pass' ? q - tricks : tricks - q;
+      const raw = par === null ? null : d.contract === 'pass' ? q - par : par - q;
       expect({ s, points: analysis.par.points[s] }).toEqual({ s, points: raw === null ? null : d.scoring === 'overOnly' ? Math.max(0, raw) : raw });
     });
   });

@@ -51,7 +51,10 @@ export interface CardValue {
   readonly after: number | null;
   /** Tricks the card gave away in the seat's own aim (|before − after|, never negative); null over the budget. */
   readonly cost: number | null;
-  /** True when the solve stopped at the node budget. */
+  /**
+   * True when a solve of this card stopped at the node budget, or was not tried because a later
+   * position of the same seat (fewer cards, as a rule easier) had stopped there.
+   */
   readonly overBudget: boolean;
 }
 
@@ -108,7 +111,8 @@ const SEATS: readonly Seat[] = [0, 1, 2];
 /**
  * Every card of the deal valued from the seat that played it, under the solver's paranoid reading
  * (that seat against the other two together), and the par from the first lead. `maxNodes` bounds each
- * solve: a position over it gets null values and `overBudget`, never a hang.
+ * solve: a position over it gets null values and `overBudget`, never a hang, and so do that seat's
+ * earlier positions, which are not tried.
  */
 export function analyseDeal(d: DealToAnalyse, maxNodes: number): DealAnalysis {
   if (d.plays.length !== 48) throw new Error(`deal ${d.deal}: ${d.plays.length} cards played, 48 expected`);
@@ -151,30 +155,43 @@ export function analyseDeal(d: DealToAnalyse, maxNodes: number): DealAnalysis {
     positions.push({ held, trick, taken, turn: d.plays[0].seat });
   }
   // Each position is solved for the value only, once per seat that asks: a card's `before` is the
-  // position before it, its `after` the position after it, both from the seat that played it. Two
-  // value-only solves cost far less than one that values every legal card of a lead.
+  // position before it, its `after` the position after it, both from the seat that played it; the
+  // par asks the first lead from every seat. Two value-only solves cost far less than one that values
+  // every legal card of a lead.
+  const wanted = new Set<number>(SEATS.map((s) => s)); // key: k * 3 + seat
+  d.plays.forEach((p, k) => wanted.add(k * 3 + p.seat).add((k + 1) * 3 + p.seat));
+  const forced = d.plays.map((p, k) => toCodes(legalPlays(fromCards(positions[k].held[p.seat].map(parseCard)), positions[k].trick, trumpIndex, d.mustTrump)).length === 1);
+  // From the last trick back: a position holds more cards than those after it and is, as a rule,
+  // harder. Once a seat's position goes over the budget, that seat's earlier ones are not tried
+  // (null, like it): a hard deal costs about one budget per seat, not one per early card.
   const values = new Map<number, number | null>();
-  const value = (k: number, perspective: Seat): number | null => {
-    const key = k * 3 + perspective;
-    if (!values.has(key)) {
-      const at = positions[k];
-      const solved = k === d.plays.length ? { tricks: 0 } : solveWithin({ hands: at.held, contract: d.contract, trump: d.trump, trick: at.trick, turn: at.turn, perspective, mustTrump: d.mustTrump });
-      values.set(key, solved === null ? null : at.taken[perspective] + solved.tricks);
+  const givenUp = new Set<Seat>();
+  for (const key of [...wanted].sort((a, b) => b - a)) {
+    const k = Math.floor(key / 3);
+    const seat = (key % 3) as Seat;
+    const at = positions[k];
+    let tricks: number | null;
+    if (k === d.plays.length) tricks = at.taken[seat]; // the deal is over: what the seat took
+    // A forced card (the seat's only legal one) is its best: the position before it is worth the one after.
+    else if (d.plays[k].seat === seat && forced[k] && values.has(key + 3)) tricks = values.get(key + 3) ?? null;
+    else if (givenUp.has(seat)) tricks = null;
+    else {
+      const solved = solveWithin({ hands: at.held, contract: d.contract, trump: d.trump, trick: at.trick, turn: at.turn, perspective: seat, mustTrump: d.mustTrump });
+      if (!solved) givenUp.add(seat);
+      tricks = solved === null ? null : at.taken[seat] + solved.tricks;
     }
-    return values.get(key) ?? null;
-  };
+    values.set(key, tricks);
+  }
+  const value = (k: number, seat: Seat): number | null => values.get(k * 3 + seat) ?? null;
   const cards: CardValue[] = d.plays.map((p, k) => {
     const before = value(k, p.seat);
-    // A forced card (the seat's only legal one) is its best: the position after it needs no solve.
-    const at = positions[k];
-    if (toCodes(legalPlays(fromCards(at.held[p.seat].map(parseCard)), at.trick, trumpIndex, d.mustTrump)).length === 1) values.set((k + 1) * 3 + p.seat, before);
     const after = value(k + 1, p.seat);
     const cost = before === null || after === null ? null : goal === 'most' ? before - after : after - before;
     if (cost !== null && cost < 0) throw new Error(`deal ${d.deal}: ${p.card} of seat ${p.seat} is worth more than the seat's best`);
     return { trick: p.trick, seat: p.seat, card: p.card, before, after, cost, overBudget: before === null || after === null };
   });
 
-  // Par: each seat from the first lead (the leader's is its first card's `before`, already solved).
+  // Par: each seat from the first lead (the leader's is its first card's `before`).
   const parTricks = SEATS.map((s) => value(0, s)) as Triple<number | null>;
   const quota = quotas(d.contract, d.forehand);
   const parPoints = SEATS.map((s) => {
