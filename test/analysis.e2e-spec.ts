@@ -1,12 +1,15 @@
 import { SUITS, trickWinner, type Card, type PlayedCard, type Seat } from '@bismarck/rules';
 import { solve } from '@bismarck/solver';
+import { EventStore } from '@bismarck/event-store';
+import { AnalysisTable } from '@bismarck/projections';
 import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
 // GET /api/matches/{id}/analysis?deal=N: refused until the deal is scored, then every card valued by
 // the solver in a worker thread, computed once and kept. A small node budget keeps the test quick:
 // the first tricks of a deal may go over it (null values), the rest is solved.
-const ENV = { ANALYSIS_MAX_NODES: '200000', ANALYSIS_WAIT_MS: '0' };
+const ADMIN = 'analysis-admin-token-0123456789';
+const ENV = { ANALYSIS_MAX_NODES: '200000', ANALYSIS_WAIT_MS: '0', ADMIN_TOKEN: ADMIN };
 const saved: Record<string, string | undefined> = {};
 const t = useTestApp(
   () => Object.entries(ENV).forEach(([k, v]) => ((saved[k] = process.env[k]), (process.env[k] = v))),
@@ -135,6 +138,22 @@ describe('GET /api/matches/{id}/analysis', () => {
     expect(again.body).toEqual(analysis);
     expect(again.body.computedAt).toBe(analysis.computedAt);
     expect(await computedCount()).toBe(before);
+  });
+
+  it('keeps the analyses through a rebuild of the projections (derived from the log, never changed)', async () => {
+    const before = await computedCount();
+    await t.http().post('/api/admin/rebuild').set('Authorization', `Bearer ${ADMIN}`).expect(200);
+    const again = await t.http().get(`/api/matches/${m.id}/analysis?deal=1`).expect(200);
+    expect(again.body).toEqual(analysis);
+    expect(await computedCount()).toBe(before);
+  }, 120_000);
+
+  it('keeps the first analysis when two processes race to store one deal (the insert changes nothing the second time)', async () => {
+    const table = new AnalysisTable(t.app.get(EventStore).queryable);
+    const first = await table.keep('race', 1, { by: 'first' }, 1000, 5);
+    const second = await table.keep('race', 1, { by: 'second' }, 1000, 7);
+    expect(second).toEqual(first);
+    expect(second.doc).toEqual({ by: 'first' });
   });
 
   it('computes a deal once for concurrent requests', async () => {
