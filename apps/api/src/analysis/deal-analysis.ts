@@ -158,7 +158,7 @@ export function analyseDeal(d: DealToAnalyse, maxNodes: number): DealAnalysis {
   // position before it, its `after` the position after it, both from the seat that played it; the
   // par asks the first lead from every seat. Two value-only solves cost far less than one that values
   // every legal card of a lead.
-  const wanted = new Set<number>(SEATS.map((s) => s)); // key: k * 3 + seat
+  const wanted = new Set<number>(SEATS); // key: k * 3 + seat; the par: the first lead (k = 0) from every seat
   d.plays.forEach((p, k) => wanted.add(k * 3 + p.seat).add((k + 1) * 3 + p.seat));
   const forced = d.plays.map((p, k) => toCodes(legalPlays(fromCards(positions[k].held[p.seat].map(parseCard)), positions[k].trick, trumpIndex, d.mustTrump)).length === 1);
   // From the last trick back: a position holds more cards than those after it and is, as a rule,
