@@ -5,8 +5,8 @@ import { listenLocal } from './support/server';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
 // The leak test: over many random matches, lobby tables among them, everything each seat and a
-// spectator can receive (views, public state, match list, events, replays, the live stream, command
-// answers and errors) is searched for any card that is secret from that caller at that moment.
+// spectator can receive (views, public state, match list, events, replays, the analysis, the live
+// stream, command answers and errors) is searched for any card that is secret from that caller at that moment.
 const t = useTestApp();
 let base: string;
 beforeAll(async () => {
@@ -92,6 +92,10 @@ async function everythingSeenBy(m: CreatedMatch, viewer: Viewer, version: number
     if (res.body.view.dealNumber === deal) seen.push(res.text);
   }
   await keep(get(`/api/matches/${m.id}/audit`));
+  // The analysis of the deal in play is refused, and says nothing but that.
+  const analysis = await get(`/api/matches/${m.id}/analysis?deal=${deal}`);
+  expect({ status: analysis.status, code: analysis.body.code }).toEqual({ status: 409, code: 'DEAL_NOT_SCORED' });
+  seen.push(analysis.text);
   // Errors, from commands that can never go through: a stale If-Match, a discard of one card four times.
   const post = (path: string, body: object) => {
     const req = t.http().post(`/api/matches/${m.id}/${path}`);

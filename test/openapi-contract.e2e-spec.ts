@@ -27,7 +27,14 @@ import { bearer } from './support/player';
 // answers conform to their schemas, and the generated client narrows `data` by `type`, no cast.
 
 type Json = Record<string, any>;
-const t = useTestApp();
+// The analysis of a deal with a small node budget, answered pending at once: quick, and both answers are seen.
+const t = useTestApp(
+  () => Object.assign(process.env, { ANALYSIS_MAX_NODES: '100000', ANALYSIS_WAIT_MS: '0' }),
+  () => {
+    delete process.env.ANALYSIS_MAX_NODES;
+    delete process.env.ANALYSIS_WAIT_MS;
+  },
+);
 let doc: Json;
 beforeAll(async () => {
   doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
@@ -239,6 +246,12 @@ describe('the answers of real matches', () => {
     await answer('replay', await http().get(`${base}/replay?version=20`));
     await answer('audit', await http().get(`${base}/audit`));
     await answer('exportMatch', await http().get(`${base}/export`));
+    // The analysis of a scored deal: pending (202) while it is computed, then done (200).
+    for (let done = false; !done; await new Promise((r) => setTimeout(r, 200))) {
+      const res = await http().get(`${base}/analysis?deal=1`);
+      await answer('analyseDeal', res);
+      done = res.status === 200;
+    }
     await answer('listMatches', await http().get('/api/matches'));
 
     // The first deal of a modern match: forehand chooses the contract.

@@ -10,7 +10,11 @@ import { createMatch, playOneAction, playToEnd, seededPick } from './support/pla
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
 
-const t = useTestApp();
+// A small node budget for the analysis of scored deals: the viewer asks for it (some early cards stay unsolved).
+const t = useTestApp(
+  () => (process.env.ANALYSIS_MAX_NODES = '100000'),
+  () => delete process.env.ANALYSIS_MAX_NODES,
+);
 let browser: Browser;
 let base: string;
 
@@ -96,6 +100,44 @@ describe('the replay viewer in a real browser', () => {
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.$$eval('.seat .card[data-card]', (c) => c.length)).toBe(0);
     expect(await page.$$eval('.seat .card.back', (c) => c.length)).toBeGreaterThan(40);
+    // No analysis of a deal in play (it would be refused): the section stays hidden.
+    expect(await page.$eval('#analysis', (a) => (a as HTMLElement).hidden)).toBe(true);
     await page.close();
   }, 60_000);
+
+  it('marks the costly cards of a scored deal and shows its par, as the analysis says', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' }, seed: 'viewer-analysis' });
+    const pick = seededPick(4);
+    while ((await t.http().get(`/api/matches/${m.id}/scorecard`).expect(200)).body.deals.length < 1) await playOneAction(t.http, m, pick);
+    let analysis: any;
+    for (let res; (res = await t.http().get(`/api/matches/${m.id}/analysis?deal=1`)).status !== 200; await new Promise((r) => setTimeout(r, 200))) {
+      expect(res.status).toBe(202);
+    }
+    analysis = (await t.http().get(`/api/matches/${m.id}/analysis?deal=1`).expect(200)).body;
+    const costly = analysis.cards.filter((c: any) => c.cost !== null && c.cost >= 1);
+    expect(costly.length).toBeGreaterThan(0); // seeded: this deal has costly cards
+
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${base}/viewer/${m.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // The newest version is in deal 2 (or just after deal 1's score); step to the middle of deal 1's last tricks.
+    const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
+    const target = costly[costly.length - 1];
+    const version = events.find((e: any) => e.type === 'CardPlayed' && e.data.deal === 1 && e.data.card === target.card).version;
+    await page.$eval('#slider', (s: HTMLInputElement, v: number) => {
+      s.value = String(v);
+      s.dispatchEvent(new Event('input'));
+    }, version);
+    await page.waitForSelector('#par');
+    expect(await page.textContent('#par')).toContain(`${analysis.par.tricks[0] ?? '?'}`);
+    expect(await page.$$eval('#costly .card.costly', (c) => c.map((x) => x.getAttribute('data-card')))).toEqual(costly.map((c: any) => c.card));
+    // The card just played, if costly, is marked on the table too.
+    await page.waitForSelector(`#trick .card.costly[data-card="${target.card}"]`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-analysis.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
+import { AnalysisModule } from './analysis/analysis.module';
 import { appConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
 import { DocsModule } from './docs/docs.module';
@@ -45,6 +46,7 @@ export class AppModule {
         AdminModule,
         ReplayModule,
         NotationModule,
+        AnalysisModule,
         ViewerModule,
         DocsModule,
       ],

@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The double-dummy cost of every card of a scored deal, and its par
+         * @description Every card played, valued from the seat that played it against the other two together, every card face up (the paranoid reading): its best tricks before the card, its tricks after it, and the cost. Computed once, by a worker, and kept. While it is being computed the answer is 202 `pending` with `Retry-After`: ask again. Refused with 409 `DEAL_NOT_SCORED` until the deal is scored (its hands are secret until then). docs/clients.md, "Analysis of a scored deal".
+         */
+        get: operations["analyseDeal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/viewer/{id}": {
         parameters: {
             query?: never;
@@ -452,7 +472,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
             /**
              * @description The path of the request that failed.
              * @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play
@@ -2155,6 +2175,191 @@ export interface components {
             /** @description The whole log, oldest first. */
             events: components["schemas"]["ExportedEventDto"][];
         };
+        AnalysisPendingDto: {
+            /**
+             * @description The analysis is being computed: ask again after `retryAfter` seconds (also in `Retry-After`).
+             * @enum {string}
+             */
+            status: "pending";
+            /**
+             * Format: uuid
+             * @description The match id.
+             */
+            matchId: string;
+            /**
+             * @description The deal.
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Seconds to wait before asking again.
+             * @example 2
+             */
+            retryAfter: number;
+        };
+        CardAnalysisDto: {
+            /**
+             * @description The trick, 1 to 16.
+             * @example 3
+             */
+            trick: number;
+            /**
+             * @description The seat that played the card.
+             * @example 1
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The card played.
+             * @example QH
+             */
+            card: string;
+            /**
+             * @description The seat's tricks in the whole deal (those already taken included) had it played its best card here, every card face up, against the other two together; null over the node budget.
+             * @example 6
+             */
+            before: number | null;
+            /**
+             * @description The same after the card it played; null over the node budget.
+             * @example 5
+             */
+            after: number | null;
+            /**
+             * @description Tricks the card gave away in the seat's own aim: `before − after` when it plays for tricks, `after − before` in pass. 0: a best card; null over the node budget.
+             * @example 1
+             */
+            cost: number | null;
+            /**
+             * @description True when a solve of this card stopped at the node budget (`before`, `after` or both are null).
+             * @example false
+             */
+            overBudget: boolean;
+        };
+        ParDto: {
+            /**
+             * @description Per seat: the tricks it makes from the first lead against the other two together, every card face up (each seat on its own, so they need not add up to 16); null over the node budget.
+             * @example [
+             *       9,
+             *       4,
+             *       3
+             *     ]
+             */
+            tricks: (number | null)[];
+            /**
+             * @description The points those tricks score by the match's scoring and the deal's quotas, each seat on its own; null over the node budget.
+             * @example [
+             *       1,
+             *       0,
+             *       -1
+             *     ]
+             */
+            points: (number | null)[];
+        };
+        DealResultDto: {
+            /**
+             * @description Tricks taken, seat 0 first.
+             * @example [
+             *       8,
+             *       5,
+             *       3
+             *     ]
+             */
+            tricks: number[];
+            /**
+             * @description Points scored in the deal.
+             * @example [
+             *       0,
+             *       1,
+             *       -1
+             *     ]
+             */
+            points: number[];
+        };
+        DealAnalysisDto: {
+            /**
+             * @description The analysis is computed (it is kept: later requests read it).
+             * @enum {string}
+             */
+            status: "done";
+            /**
+             * Format: uuid
+             * @description The match id.
+             */
+            matchId: string;
+            /**
+             * @description The deal.
+             * @example 1
+             */
+            deal: number;
+            /**
+             * @description Forehand of the deal.
+             * @example 0
+             * @enum {integer}
+             */
+            forehand: 0 | 1 | 2;
+            /**
+             * @description The contract played.
+             * @example notrump
+             * @enum {string}
+             */
+            contract: "spades" | "trump" | "notrump" | "pass";
+            /**
+             * @description The trump suit, or null.
+             * @example null
+             * @enum {string|null}
+             */
+            trump: "S" | "H" | "D" | "C" | null;
+            /**
+             * @description What every seat plays for in this contract: `fewest` in pass, else `most`.
+             * @enum {string}
+             */
+            goal: "most" | "fewest";
+            /**
+             * @description The deal's quotas, seat 0 first.
+             * @example [
+             *       8,
+             *       4,
+             *       4
+             *     ]
+             */
+            quotas: number[];
+            /**
+             * @description Attempts at this deal voided before it was played (leadBeforeDiscard: redeal); only the attempt that was played is analysed.
+             * @example 0
+             */
+            voidedAttempts: number;
+            /** @description Every card played, in order (48). */
+            cards: components["schemas"]["CardAnalysisDto"][];
+            /** @description What each seat could make of the deal from the first lead, every card face up. */
+            par: components["schemas"]["ParDto"];
+            /** @description What was scored. */
+            actual: components["schemas"]["DealResultDto"];
+            /**
+             * @description The node budget of each solve (ANALYSIS_MAX_NODES when it was computed).
+             * @example 2000000
+             */
+            maxNodes: number;
+            /**
+             * @description True when some solve stopped at the node budget: some values are null.
+             * @example false
+             */
+            overBudget: boolean;
+            /**
+             * @description Positions the solver expanded for this analysis (the same on every machine).
+             * @example 5218733
+             */
+            nodes: number;
+            /**
+             * Format: date-time
+             * @description When it was computed; the same on every later answer (it is computed once).
+             */
+            computedAt: string;
+            /**
+             * @description Milliseconds the worker spent computing it.
+             * @example 2480
+             */
+            computeMs: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -2233,6 +2438,11 @@ export type SchemaDatabaseChainDto = components['schemas']['DatabaseChainDto'];
 export type SchemaAuditDto = components['schemas']['AuditDto'];
 export type SchemaExportedEventDto = components['schemas']['ExportedEventDto'];
 export type SchemaExportDto = components['schemas']['ExportDto'];
+export type SchemaAnalysisPendingDto = components['schemas']['AnalysisPendingDto'];
+export type SchemaCardAnalysisDto = components['schemas']['CardAnalysisDto'];
+export type SchemaParDto = components['schemas']['ParDto'];
+export type SchemaDealResultDto = components['schemas']['DealResultDto'];
+export type SchemaDealAnalysisDto = components['schemas']['DealAnalysisDto'];
 export type $defs = Record<string, never>;
 export interface operations {
     getMetrics: {
@@ -3789,6 +3999,112 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    analyseDeal: {
+        parameters: {
+            query: {
+                /** @description The deal to analyse, from 1 (the scorecard's `number`); it must be scored. */
+                deal: number;
+            };
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analysis. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealAnalysisDto"];
+                };
+            };
+            /** @description Being computed: ask again after `Retry-After` seconds. */
+            202: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisPendingDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `DEAL_NOT_SCORED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `ANALYSIS_BUSY`. */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -31,6 +31,7 @@ const DETAILS: Record<ProblemCode, string> = {
   SEAT_TAKEN: 'seat 1 is taken',
   MATCH_ABANDONED: 'this lobby table was closed: its seats were not filled in time',
   MATCH_NOT_FINISHED: 'A match can be exported once it is finished: until then some cards are secret.',
+  DEAL_NOT_SCORED: 'Deal 2 is not scored yet: it can be analysed once it is (its hands are secret until then).',
   CONCURRENT_UPDATE: 'The match kept changing while this command was decided; send it again.',
   VERSION_MISMATCH: 'The match is at version 13, not 12.',
   PAYLOAD_TOO_LARGE: 'The body is declared as 20000 bytes; at most 16384 are accepted.',
@@ -42,6 +43,7 @@ const DETAILS: Record<ProblemCode, string> = {
   SERVICE_UNAVAILABLE: 'The database does not answer.',
   DATABASE_UNAVAILABLE:
     'The database cannot be reached right now. Send the request again shortly: with the same Idempotency-Key a command that did reach the log is not applied twice.',
+  ANALYSIS_BUSY: 'Too many deals wait for their analysis on this server; retry after 5 s.',
 };
 
 /** The extension members a code is thrown with that ProblemDto documents (VERSION_MISMATCH's `currentVersion` it does not). */
@@ -49,6 +51,7 @@ const EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> = {
   RATE_LIMITED: { retryAfter: 12 },
   TOO_MANY_STREAMS: { retryAfter: 5 },
   DATABASE_UNAVAILABLE: { retryAfter: 2 },
+  ANALYSIS_BUSY: { retryAfter: 5 },
 };
 
 /** The example body of a problem as the service sends it. */

@@ -30,6 +30,8 @@ export const PROBLEM_STATUS = {
   MATCH_ABANDONED: 409,
   // Export waits for the end of the match: until then some cards are secret.
   MATCH_NOT_FINISHED: 409,
+  // The analysis of a deal waits until it is scored: until then its hands are secret.
+  DEAL_NOT_SCORED: 409,
   // Another command won the race for this version and this one could not be re-decided in time.
   CONCURRENT_UPDATE: 409,
   VERSION_MISMATCH: 412,
@@ -44,6 +46,8 @@ export const PROBLEM_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   // The database cannot be reached right now; the same request may succeed after Retry-After.
   DATABASE_UNAVAILABLE: 503,
+  // Too many deals wait for their analysis in this process (ANALYSIS_QUEUE); the same request may succeed after Retry-After.
+  ANALYSIS_BUSY: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -70,6 +74,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   SEAT_TAKEN: 'That seat is taken',
   MATCH_ABANDONED: 'This lobby table was closed before its seats were filled',
   MATCH_NOT_FINISHED: 'The match is not finished',
+  DEAL_NOT_SCORED: 'The deal is not scored yet',
   CONCURRENT_UPDATE: 'The match changed while the command was decided',
   VERSION_MISMATCH: 'The match is no longer at that version',
   PAYLOAD_TOO_LARGE: 'The request body is too large',
@@ -80,6 +85,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   INTERNAL_ERROR: 'Internal error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',
+  ANALYSIS_BUSY: 'Too many analyses are being computed; try again shortly',
 };
 
 export interface ProblemBody {

@@ -32,6 +32,49 @@
   }
   const cardRow = (codes, cls = '') => el('div', { class: `cards ${cls}` }, ...codes.map((c) => card(c)));
 
+  // The analysis of scored deals (GET …/analysis?deal=N): asked once per deal, again after Retry-After while pending.
+  const analyses = new Map();
+  const analysing = new Set();
+  async function loadAnalysis(deal) {
+    if (analyses.has(deal) || analysing.has(deal)) return;
+    analysing.add(deal);
+    try {
+      const res = await fetch(`${api}/analysis?deal=${deal}`, { headers });
+      const body = await res.json();
+      if (res.status === 202) {
+        setTimeout(() => { analysing.delete(deal); void loadAnalysis(deal); }, 1000 * Number(res.headers.get('Retry-After') || 2));
+        return;
+      }
+      if (!res.ok) throw new Error(body.detail || `${res.status}`);
+      analyses.set(deal, body);
+      analysing.delete(deal);
+      void show(state.version).catch(fail);
+    } catch (e) { analysing.delete(deal); fail(e); }
+  }
+  const costOf = (deal, code) => analyses.get(deal)?.cards.find((c) => c.card === code)?.cost ?? null;
+  const signed = (n) => (n === null ? '?' : n > 0 ? `+${n}` : String(n));
+
+  function renderAnalysis(view, revealed) {
+    const box = $('#analysis');
+    box.hidden = !revealed;
+    if (!revealed) return box.replaceChildren();
+    const a = analyses.get(revealed.deal);
+    if (!a) {
+      box.replaceChildren(el('p', { class: 'muted' }, `Deal ${revealed.deal}: analysing every card…`));
+      return void loadAnalysis(revealed.deal);
+    }
+    const name = (s) => view.seats[s]?.name ?? `seat ${s}`;
+    const par = a.par.tricks.map((t, s) => `${name(s)} ${t ?? '?'} (${signed(a.par.points[s])})`).join(' · ');
+    const costly = a.cards.filter((c) => c.cost !== null && c.cost >= 1);
+    box.replaceChildren(
+      el('p', { id: 'par' }, `Deal ${a.deal} par, every card face up, each seat against the other two: ${par}`),
+      el('p', {}, costly.length ? `Costly cards (tricks given away):` : 'No costly card: every card was a best one.',
+        ...(a.overBudget ? [el('span', { class: 'muted' }, ` (some early cards were not solved within the budget)`)] : [])),
+      el('div', { id: 'costly' }, ...costly.map((c) => el('figure', { 'data-trick': String(c.trick) }, card(c.card, 'costly'),
+        el('figcaption', {}, `trick ${c.trick} · ${name(c.seat)} · −${c.cost}`)))),
+    );
+  }
+
   async function replay(version) {
     if (!state.replays.has(version)) state.replays.set(version, await get(`${api}/replay?version=${version}`));
     return state.replays.get(version);
@@ -62,7 +105,10 @@
       ? `Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map((s) => view.seats[s].name).join(', ')}`
       : `Deal ${view.dealNumber || '–'} of ${view.dealsInMatch} · ${view.phase} · contract ${contract}${turn}`;
     $('#tableCards').replaceChildren(...view.tableCards.map((c) => card(c)));
-    $('#trick').replaceChildren(...view.trick.map((p) => el('figure', {}, card(p.card), el('figcaption', {}, view.seats[p.seat].name))));
+    $('#trick').replaceChildren(...view.trick.map((p) => {
+      const cost = costOf(view.dealNumber, p.card);
+      return el('figure', {}, card(p.card, cost >= 1 ? 'costly' : ''), el('figcaption', {}, view.seats[p.seat].name + (cost >= 1 ? ` −${cost}` : '')));
+    }));
     $('#lastTrick').textContent = view.lastTrick ? `last trick to ${view.seats[view.lastTrick.winner].name}: ${view.lastTrick.cards.map((p) => p.card).join(' ')}` : '';
   }
 
@@ -86,6 +132,7 @@
     if (state.version !== version) return; // a later step won the race
     [0, 1, 2].forEach((s) => renderSeat(s, view, revealed));
     renderCentre(view);
+    renderAnalysis(view, revealed);
     renderScorecard(view);
     $('#slider').max = String(state.latest);
     $('#slider').value = String(version);
