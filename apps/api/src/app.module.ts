@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { appConfig } from './config/app.config';
+import { BotsModule } from './bots/bots.module';
 import { DatabaseModule } from './database/database.module';
 import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
@@ -41,6 +42,7 @@ export class AppModule {
         MatchesModule,
         LiveModule,
         LobbyModule,
+        BotsModule,
         AdminModule,
         ReplayModule,
         ViewerModule,

@@ -41,9 +41,10 @@ export class MatchesController {
       match: { summary: 'Three named seats', value: { players: ['Astrid', 'Bjørn', 'Cecilia'] } },
       lobby: { summary: 'A lobby table: seats 1 and 2 open', value: { players: ['Astrid', null, null], options: { schedule: 'quick' } } },
       seeded: { summary: 'Reproducible deals (a test match)', value: { players: ['Astrid', 'Bjørn', 'Cecilia'], seed: 'club-night-42' } },
+      bots: { summary: 'Against two bots (the service plays them)', value: { players: ['Astrid', { bot: 'greedy' }, { bot: 'random' }], options: { schedule: 'quick' } } },
     },
   })
-  @ApiProblems(['VALIDATION_FAILED', 'players must be 3 entries, each a name of 1 to 40 printable characters or null (an open seat)'], 'SEED_WITH_OPEN_SEATS')
+  @ApiProblems(['VALIDATION_FAILED', 'each entry of players must be a name of 1 to 40 printable characters, null (an open seat) or a bot seat { "bot": "random" | "greedy", "name"?: … }'], 'SEED_WITH_OPEN_SEATS')
   create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
     return this.commands.create(body.players, body.options, body.seed);
   }
