@@ -1,6 +1,11 @@
 import { auditMatch } from '@bismarck/audit';
 import { EventStore } from '@bismarck/event-store';
+import { join } from 'node:path';
+import { dealHistory } from '@bismarck/bots';
+import { decide, fold, legalActions, seatView, shuffleDeck, type Command } from '@bismarck/rules';
+import { BotDecider } from '../apps/api/src/bots/bot-decider.service';
 import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
+import { MatchCommands } from '../apps/api/src/matches/match-commands.service';
 import { rebuildDifferences, startTestApp, useTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { bearer } from './support/player';
@@ -225,6 +230,12 @@ describe('bot seats across restarts and instances', () => {
     const created = (await a.http().post('/api/matches').send({ players: [{ bot: 'random' }, { bot: 'random' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
     // Both decide at every version they see: the second to append loses the version check (or its key's first answer wins).
     const runners = [a.app.get(BotRunner), b.app.get(BotRunner)];
+    let lost = 0;
+    for (const app of [a.app, b.app]) {
+      const commands = app.get(MatchCommands);
+      const execute = commands.execute.bind(commands);
+      jest.spyOn(commands, 'execute').mockImplementation((...args) => execute(...args).catch((err: unknown) => ((lost += 1), Promise.reject(err))));
+    }
     let woken = 0;
     const timer = setInterval(() => {
       for (const runner of runners) runner.wake(created.id);
@@ -236,10 +247,38 @@ describe('bot seats across restarts and instances', () => {
       clearInterval(timer);
     }
     expect(woken).toBeGreaterThan(0);
+    expect(lost).toBeGreaterThan(0); // the instances did race, and the losers appended nothing
     await checkLog(a.app, created.id);
     const { events } = await checkLog(b.app, created.id);
     expect(events.at(-1)!.type).toBe('MatchFinished');
     expect(events.filter((e) => e.type === 'DealScored')).toHaveLength(3);
     await auditOk(b.http, created.id);
   }, 120_000);
+});
+
+describe('bot decisions off the event loop', () => {
+  // The compiled worker (npm run build): jest runs the api from its sources, where bots decide in-thread.
+  const workerFile = join(__dirname, '../dist/apps/api/src/bots/bot-decider.worker.js');
+
+  it('a worker thread (piscina, the built worker) decides from the seat view and history alone', async () => {
+    const pool = BotDecider.pool(1, workerFile);
+    expect(pool).not.toBeNull();
+    try {
+      const created: Command = { type: 'createMatch', matchId: 'm', players: ['A', 'B', 'C'], firstDealer: 0, seeded: true, options: { schedule: 'quick' } };
+      let history = decide(created, fold([]));
+      history = [...history, ...decide({ type: 'deal', seat: 0, deck: shuffleDeck('worker', 1) }, fold(history))];
+      const state = fold(history);
+      const seat = ([0, 1, 2] as const).find((s) => legalActions(state, s))!;
+      const action = await pool!.run({ strategy: 'greedy', view: seatView(state, seat), history: dealHistory(history) });
+      expect(['contract', 'discard', 'play']).toContain(action.route);
+      expect(pool!.threads).toHaveLength(1);
+    } finally {
+      await pool!.destroy();
+    }
+  });
+
+  it('BOT_THREADS=0 (or no compiled worker) decides in the main thread', () => {
+    expect(BotDecider.pool(0, workerFile)).toBeNull();
+    expect(BotDecider.pool(1, join(__dirname, 'no-such-worker.js'))).toBeNull();
+  });
 });
