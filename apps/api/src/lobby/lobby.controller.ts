@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { STRATEGIES } from '@bismarck/bots';
 import { ApiProblems } from '../matches/api-docs';
 import { parseMatchId } from '../matches/match-id';
 import { BotSeatDto } from '../matches/dto/create-match.dto';
@@ -42,7 +43,7 @@ export class LobbyController {
   @ApiParam({ name: 'seat', schema: { type: 'integer', enum: [0, 1, 2] }, description: 'The open seat to give to a bot.' })
   @ApiBody({ type: BotSeatDto, examples: { greedy: { value: { bot: 'greedy' } }, named: { value: { bot: 'random', name: 'Otto' } } } })
   @ApiCreatedResponse({ type: BotSeatJoinedDto })
-  @ApiProblems(['VALIDATION_FAILED', 'bot must be one of the following values: random, greedy'], 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'MATCH_ABANDONED', 'CONCURRENT_UPDATE')
+  @ApiProblems(['VALIDATION_FAILED', `bot must be one of the following values: ${STRATEGIES.join(', ')}`], 'MATCH_NOT_FOUND', 'SEAT_TAKEN', 'MATCH_ABANDONED', 'CONCURRENT_UPDATE')
   seatBot(@Param() params: JoinSeatParamsDto, @Body() body: BotSeatDto): Promise<BotSeatJoined> {
     return this.lobby.seatBot(parseMatchId(params.id), params.seat, body.bot, body.name);
   }

@@ -30,7 +30,8 @@ export const isBotEntry = (value: unknown): value is BotEntry =>
 /** The name a bot seat gets when none is given: `Greedy bot`. */
 export const defaultBotName = (bot: string): string => `${bot[0].toUpperCase()}${bot.slice(1)} bot`;
 
-const ENTRY = `a name of 1 to 40 printable characters, null (an open seat) or a bot seat { "bot": ${STRATEGIES.map((s) => `"${s}"`).join(' | ')}, "name"?: … }`;
+/** What a `players` entry may be, in the words of the problems that refuse one. */
+export const SEAT_ENTRY = `a name of 1 to 40 printable characters, null (an open seat) or a bot seat { "bot": ${STRATEGIES.map((s) => `"${s}"`).join(' | ')}, "name"?: … }`;
 
 /**
  * Exactly three entries, each a player's name, a bot seat or null (an open seat someone may join). Two checks, so
@@ -43,14 +44,14 @@ export function IsSeatNames(options?: ValidationOptions): PropertyDecorator {
       name: 'isSeatList',
       target: target.constructor,
       propertyName: property,
-      options: { message: `${property} must be 3 entries, each ${ENTRY}`, ...options },
+      options: { message: `${property} must be 3 entries, each ${SEAT_ENTRY}`, ...options },
       validator: { validate: (value: unknown) => Array.isArray(value) && value.length === 3 },
     });
     registerDecorator({
       name: 'isSeatName',
       target: target.constructor,
       propertyName: property,
-      options: { message: `each entry of ${property} must be ${ENTRY}`, ...options, each: true },
+      options: { message: `each entry of ${property} must be ${SEAT_ENTRY}`, ...options, each: true },
       // Not a list at all is the other check's to report.
       validator: { validate: (value: unknown, args) => !Array.isArray(args?.value) || value === null || isPlayerName(value) || isBotEntry(value) },
     });

@@ -18,6 +18,7 @@ import {
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
+import { SEAT_ENTRY } from '../lobby/seat-names.validator';
 
 @ApiTags('matches')
 @ApiExtraModels(ProblemDto)
@@ -44,7 +45,7 @@ export class MatchesController {
       bots: { summary: 'Against two bots (the service plays them)', value: { players: ['Astrid', { bot: 'greedy' }, { bot: 'random' }], options: { schedule: 'quick' } } },
     },
   })
-  @ApiProblems(['VALIDATION_FAILED', 'each entry of players must be a name of 1 to 40 printable characters, null (an open seat) or a bot seat { "bot": "random" | "greedy", "name"?: … }'], 'SEED_WITH_OPEN_SEATS')
+  @ApiProblems(['VALIDATION_FAILED', `each entry of players must be ${SEAT_ENTRY}`], 'SEED_WITH_OPEN_SEATS')
   create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
     return this.commands.create(body.players, body.options, body.seed);
   }
