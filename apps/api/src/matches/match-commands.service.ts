@@ -83,7 +83,7 @@ export class MatchCommands {
         bots: ([0, 1, 2] as Seat[]).flatMap((seat) => (bots[seat] === null ? [] : [{ seat, name: players[seat]!, bot: bots[seat]! }])),
       }),
     });
-    this.credentials.remember(id, issued);
+    this.credentials.remember(id, issued, !players.includes(null));
     return created;
   }
 
