@@ -226,8 +226,9 @@ describe('bot seats leak nothing', () => {
         }
       }
       const res = await actionRequest(t.http, m, 0, view.legal, view.hand, pick).set('If-Match', `"${view.version}"`);
-      expect(res.status).toBe(200);
-      moves++;
+      // 412: a bot moved first (its optional cut before the person's deal): look again.
+      expect([200, 412]).toContain(res.status);
+      if (res.status === 200) moves++;
     }
     expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('finished');
     expect(checks).toBeGreaterThan(10);
