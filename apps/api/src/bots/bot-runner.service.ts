@@ -159,6 +159,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
         // Checked and given up in one step, so a wake-up in between cannot be lost.
         if (entry.again && lost < MAX_LOST) continue;
         this.running.delete(matchId);
+        if (seat !== null) this.logger.warn(`match ${matchId}: bot seat ${seat} lost ${lost} times in a row at version ${version}; left to the next sweep`);
         return;
       }
       const strategy = (state as Extract<MatchState, { bots: unknown }>).bots[seat] as StrategyName;
