@@ -4,6 +4,7 @@ import { listenLocal } from './support/server';
 import { DataSource } from 'typeorm';
 import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
+import { SEAT_ENTRY } from '../apps/api/src/lobby/seat-names.validator';
 
 // A campaign of hostile and malformed requests: every answer must be a 4xx problem+json, nothing may
 // be appended, and the service must stay healthy.
@@ -419,12 +420,12 @@ describe('errors by field', () => {
 
   it('a wrong player name: the entry at its index; a list of the wrong length: the list', async () => {
     const bad = await t.http().post('/api/matches').send({ players: ['Astrid', ' ', null] }).expect(400);
-    expect(bad.body.errors).toEqual([{ pointer: '/players/1', detail: 'each entry of players must be a name of 1 to 40 printable characters or null (an open seat)' }]);
+    expect(bad.body.errors).toEqual([{ pointer: '/players/1', detail: `each entry of players must be ${SEAT_ENTRY}` }]);
     for (const players of [['Astrid', 'Bjørn'], 'Astrid', 3]) {
       const res = await t.http().post('/api/matches').send({ players }).expect(400);
       expect({ players, errors: res.body.errors }).toEqual({
         players,
-        errors: [{ pointer: '/players', detail: 'players must be 3 entries, each a name of 1 to 40 printable characters or null (an open seat)' }],
+        errors: [{ pointer: '/players', detail: `players must be 3 entries, each ${SEAT_ENTRY}` }],
       });
     }
   });

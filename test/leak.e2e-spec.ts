@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { fold, publicView, seatView, type BismarckEvent, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
 import { useTestApp } from './support/app';
 import { listenLocal } from './support/server';
-import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
+import { actionRequest, bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 
 // The leak test: over many random matches, lobby tables among them, everything each seat and a
 // spectator can receive (views, public state, match list, events, replays, the analysis, the live
@@ -177,5 +177,65 @@ describe('no card ever reaches a caller who may not see it', () => {
     }
     expect(checks).toBeGreaterThan(20);
     expect(commandAnswers).toBeGreaterThan(50);
+  }, 240_000);
+});
+
+describe('bot seats leak nothing', () => {
+  /** The person's view once the person may act (not the optional cut) or the match is over: then the bots wait. */
+  async function personsTurn(m: CreatedMatch): Promise<{ version: number; status: string; legal: any; hand: string[] }> {
+    const until = Date.now() + 30_000;
+    for (;;) {
+      const view = (await t.http().get(`/api/matches/${m.id}/view`).set(...bearer(m.seats[0].token)).expect(200)).body;
+      if (view.status === 'finished' || (view.legal && view.legal.action !== 'cut')) return view;
+      if (Date.now() > until) throw new Error('the bots did not answer');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  it.each<[string, object]>([
+    ['quick, blind', { schedule: 'quick' }],
+    ['quick, informed', { schedule: 'quick', contractChoice: 'informed' }],
+  ])('a person against two bots (%s): no bot hand or lay-away reaches the person or a spectator', async (_name, options) => {
+    const created = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'random' }], options }).expect(201)).body;
+    const m: CreatedMatch = created;
+    const pub = (await t.http().get(`/api/matches/${m.id}`).expect(200)).body;
+    // The public state marks the bots, and says nothing else about them.
+    expect(pub.seats).toEqual([
+      { seat: 0, name: 'Astrid', bot: null },
+      { seat: 1, name: 'Greedy bot', bot: 'greedy' },
+      { seat: 2, name: 'Random bot', bot: 'random' },
+    ]);
+    const pick = seededPick(5);
+    let checks = 0;
+    let moves = 0;
+    for (let step = 0; step < 200; step++) {
+      const view = await personsTurn(m);
+      if (view.status === 'finished') break;
+      const log = await trueLog(m.id);
+      if (log.length !== view.version) continue; // a bot moved meanwhile: look again
+      const state = fold(log);
+      const phase = publicView(state).phase;
+      if (step % 4 === 0 || phase === 'contract' || phase === 'discard') {
+        for (const viewer of [0, 'spectator'] as Viewer[]) {
+          const secret = secretCards(state, log, viewer);
+          if (secret.size === 0) continue;
+          const texts = await everythingSeenBy(m, viewer, log.length, publicView(state).dealNumber);
+          for (const [i, text] of texts.entries()) {
+            for (const card of secret) {
+              const at = text.indexOf(`"${card}"`);
+              expect({ viewer, leaked: at >= 0 ? `${card} in response ${i}: …${text.slice(Math.max(0, at - 300), at + 20)}` : null }).toEqual({ viewer, leaked: null });
+            }
+          }
+          checks++;
+        }
+      }
+      const res = await actionRequest(t.http, m, 0, view.legal, view.hand, pick).set('If-Match', `"${view.version}"`);
+      // 412: a bot moved first (its optional cut before the person's deal): look again.
+      expect([200, 412]).toContain(res.status);
+      if (res.status === 200) moves++;
+    }
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('finished');
+    expect(checks).toBeGreaterThan(10);
+    expect(moves).toBeGreaterThan(16);
   }, 240_000);
 });

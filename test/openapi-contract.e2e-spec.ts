@@ -43,7 +43,7 @@ beforeAll(async () => {
 // ---- events of every type, from the rules ------------------------------------------------------
 
 /**
- * A lobby table abandoned, and a fair modern match from a lobby to its end with random legal moves:
+ * A lobby table abandoned, a table with bot seats, and a fair modern match from a lobby to its end with random legal moves:
  * commitments, cuts now and then, shuffle facts on some deals, leads before the lay-away (redeals),
  * revealed seeds. Every command brings the dealer's facts, as the service's do.
  */
@@ -65,6 +65,10 @@ function eventsOfEveryType(): BismarckEvent[] {
 
   apply(create('abandoned'));
   apply({ type: 'abandonTable' });
+  // Bot seats: at creation (MatchCreated's `bots`) and through the lobby (SeatJoined's `bot`).
+  state = initialState();
+  apply({ ...create('bots'), players: ['Ann', 'Greedy bot', null], bots: [null, 'greedy', null] } as Command);
+  apply({ type: 'joinSeat', seat: 2, name: 'Random bot', bot: 'random' });
   state = initialState();
   apply(create('played'));
   apply({ type: 'joinSeat', seat: 1, name: 'Bob' });

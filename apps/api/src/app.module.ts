@@ -4,6 +4,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { AnalysisModule } from './analysis/analysis.module';
 import { appConfig } from './config/app.config';
+import { BotsModule } from './bots/bots.module';
 import { DatabaseModule } from './database/database.module';
 import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
@@ -43,6 +44,7 @@ export class AppModule {
         MatchesModule,
         LiveModule,
         LobbyModule,
+        BotsModule,
         AdminModule,
         ReplayModule,
         NotationModule,

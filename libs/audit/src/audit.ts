@@ -267,7 +267,7 @@ function commandOf(e: BismarckEvent, state: MatchState): Command | null {
     case 'MatchCreated':
       return { type: 'createMatch', ...e.data };
     case 'SeatJoined':
-      return { type: 'joinSeat', seat: e.data.seat, name: e.data.name };
+      return { type: 'joinSeat', seat: e.data.seat, name: e.data.name, ...(e.data.bot !== undefined ? { bot: e.data.bot } : {}) };
     case 'TableAbandoned':
       return { type: 'abandonTable' };
     case 'DealStarted':

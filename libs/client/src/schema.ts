@@ -285,6 +285,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/seats/{seat}/bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an open seat of a waiting match to a bot
+         * @description The service plays the seat from then on with the strategy named (docs/bots.md); no token is issued. The match starts (status `playing`) when the last open seat is taken.
+         */
+        post: operations["seatBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rebuild": {
         parameters: {
             query?: never;
@@ -498,6 +518,19 @@ export interface components {
              */
             errors?: components["schemas"]["FieldErrorDto"][];
         };
+        BotSeatDto: {
+            /**
+             * @description The strategy the service plays this seat with (docs/bots.md).
+             * @example greedy
+             * @enum {string}
+             */
+            bot: "random" | "greedy";
+            /**
+             * @description The name shown for the seat; default: the strategy, e.g. `Greedy bot`.
+             * @example Otto
+             */
+            name?: string;
+        };
         MatchOptionsDto: {
             /**
              * @description The match schedule (docs/rules.md §6).
@@ -541,14 +574,14 @@ export interface components {
         };
         CreateMatchDto: {
             /**
-             * @description Names of seats 0, 1, 2. `null` leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join`, and the match starts when all three seats are taken. A name is 1 to 40 printable characters.
+             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters.
              * @example [
              *       "Astrid",
              *       "Bjørn",
              *       "Cecilia"
              *     ]
              */
-            players: (string | null)[];
+            players: ((string | null) | components["schemas"]["BotSeatDto"])[];
             /**
              * @description The match options (docs/rules.md §8); each one left out takes its default.
              * @example {
@@ -610,6 +643,23 @@ export interface components {
              */
             token: string;
         };
+        BotSeatViewDto: {
+            /**
+             * @description The seat.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The name shown for it.
+             * @example Greedy bot
+             */
+            name: string;
+            /**
+             * @description The strategy the service plays this seat with (`random`, `greedy`, …; docs/bots.md).
+             * @example greedy
+             */
+            bot: string;
+        };
         MatchCreatedDto: {
             /**
              * Format: uuid
@@ -636,8 +686,10 @@ export interface components {
              * @enum {string}
              */
             status: "waiting" | "playing";
-            /** @description The named seats, each with its token (open seats get theirs when joined). */
+            /** @description The seats of persons, each with its token (open seats get theirs when joined; bot seats have none). */
             seats: components["schemas"]["SeatTokenDto"][];
+            /** @description The seats the service plays (no token: nobody else acts for them). Empty when none. */
+            bots: components["schemas"]["BotSeatViewDto"][];
         };
         MatchSummaryDto: {
             /**
@@ -723,6 +775,11 @@ export interface components {
              * @example Astrid
              */
             name: string | null;
+            /**
+             * @description The strategy of a seat the service plays (a bot), null for a person or an open seat.
+             * @example null
+             */
+            bot: string | null;
         };
         PlayedCardDto: {
             /**
@@ -1226,6 +1283,15 @@ export interface components {
             firstDealer: 0 | 1 | 2;
             /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /**
+             * @description Only when some seat is a bot: per seat the strategy the service plays it with, null for a person or an open seat.
+             * @example [
+             *       null,
+             *       "greedy",
+             *       "random"
+             *     ]
+             */
+            bots?: (string | null)[];
         };
         /** @description A `MatchCreated` event: its `data`. */
         MatchCreatedEventDto: {
@@ -1249,6 +1315,11 @@ export interface components {
              * @example Bjørn
              */
             name: string;
+            /**
+             * @description Only for a bot: the strategy the service plays the seat with.
+             * @example greedy
+             */
+            bot?: string;
         };
         /** @description A `SeatJoined` event: its `data`. */
         SeatJoinedEventDto: {
@@ -1877,6 +1948,41 @@ export interface components {
              */
             status: "waiting" | "playing";
         };
+        BotSeatJoinedDto: {
+            /**
+             * Format: uuid
+             * @description The match id.
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            id: string;
+            /**
+             * @description The match version after the join.
+             * @example 2
+             */
+            version: number;
+            /**
+             * @description The seat given to the bot.
+             * @example 2
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The name shown for it.
+             * @example Greedy bot
+             */
+            name: string;
+            /**
+             * @description The strategy the service plays it with.
+             * @example greedy
+             */
+            bot: string;
+            /**
+             * @description `playing` once this took the last open seat.
+             * @example waiting
+             * @enum {string}
+             */
+            status: "waiting" | "playing";
+        };
         ReplayViewDto: {
             /**
              * Format: uuid
@@ -2369,10 +2475,12 @@ export interface components {
 }
 export type SchemaFieldErrorDto = components['schemas']['FieldErrorDto'];
 export type SchemaProblemDto = components['schemas']['ProblemDto'];
+export type SchemaBotSeatDto = components['schemas']['BotSeatDto'];
 export type SchemaMatchOptionsDto = components['schemas']['MatchOptionsDto'];
 export type SchemaCreateMatchDto = components['schemas']['CreateMatchDto'];
 export type SchemaMatchOptionsViewDto = components['schemas']['MatchOptionsViewDto'];
 export type SchemaSeatTokenDto = components['schemas']['SeatTokenDto'];
+export type SchemaBotSeatViewDto = components['schemas']['BotSeatViewDto'];
 export type SchemaMatchCreatedDto = components['schemas']['MatchCreatedDto'];
 export type SchemaMatchSummaryDto = components['schemas']['MatchSummaryDto'];
 export type SchemaMatchListDto = components['schemas']['MatchListDto'];
@@ -2430,6 +2538,7 @@ export type SchemaDiscardDto = components['schemas']['DiscardDto'];
 export type SchemaPlayCardDto = components['schemas']['PlayCardDto'];
 export type SchemaJoinSeatDto = components['schemas']['JoinSeatDto'];
 export type SchemaSeatJoinedDto = components['schemas']['SeatJoinedDto'];
+export type SchemaBotSeatJoinedDto = components['schemas']['BotSeatJoinedDto'];
 export type SchemaReplayViewDto = components['schemas']['ReplayViewDto'];
 export type SchemaRevealedDealDto = components['schemas']['RevealedDealDto'];
 export type SchemaReplayDto = components['schemas']['ReplayDto'];
@@ -3599,6 +3708,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SeatJoinedDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `SEAT_TAKEN`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    seatBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+                /** @description The open seat to give to a bot. */
+                seat: 0 | 1 | 2;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotSeatDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotSeatJoinedDto"];
                 };
             };
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */

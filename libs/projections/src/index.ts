@@ -16,7 +16,7 @@ import { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analy
 /** The read side's migrations, in order (after the event store's). */
 export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000] as const;
 export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
-export { idleLobbyTables } from './lobby';
+export { idleLobbyTables, matchesAwaitingBots } from './lobby';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
 export { eventView, storedEventView, toDomainEvent } from './event-view';
 export type { EventView } from './event-view';

@@ -15,3 +15,24 @@ export async function idleLobbyTables(db: Queryable, idleMs: number, limit: numb
   );
   return rows.map((r) => String(r.id));
 }
+
+/**
+ * Matches being played whose turn is a bot seat's (the public view marks bot seats) and whose last
+ * change is at least `idleMs` old, oldest first: the service's bot runner acts on them at start-up
+ * (idleMs 0) and, now and then, on any a lost wake-up left waiting. Reads only the playing matches
+ * (match_list's status index), then their public view.
+ */
+export async function matchesAwaitingBots(db: Queryable, idleMs: number, limit: number): Promise<string[]> {
+  const rows = rowsOf(
+    await db.query(
+      `SELECT l.id FROM match_list l JOIN match_views v ON v.match_id = l.id
+        WHERE l.status = 'playing'
+          AND l.updated_at <= now() - make_interval(secs => $1::double precision / 1000)
+          AND jsonb_typeof(v.doc->'turn') = 'number'
+          AND jsonb_typeof(v.doc->'seats'->((v.doc->>'turn')::int)->'bot') = 'string'
+        ORDER BY l.updated_at LIMIT $2`,
+      [idleMs, limit],
+    ),
+  );
+  return rows.map((r) => String(r.id));
+}

@@ -93,11 +93,22 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
   if (!isSeat(firstDealer)) refuse('VALIDATION_FAILED', 'firstDealer must be 0, 1 or 2');
   // The creator knows the seed, and the cut is public: a stranger's hand would be no secret to him.
   if (seeded === true && players.includes(null)) refuse('SEED_WITH_OPEN_SEATS', 'a seeded match cannot have open seats: its creator could compute every hand');
+  const bots = command.bots;
+  if (bots !== undefined && (!Array.isArray(bots) || bots.length !== 3 || !bots.every((b, s) => b === null || (isName(b) && players[s] !== null))))
+    refuse('VALIDATION_FAILED', 'bots must be 3 entries, each a strategy name for a named seat or null');
   const options = resolveOptions(command.options ?? {});
   return [
     {
       type: 'MatchCreated',
-      data: { matchId, players: [players[0], players[1], players[2]], options, firstDealer, seeded: seeded === true },
+      data: {
+        matchId,
+        players: [players[0], players[1], players[2]],
+        options,
+        firstDealer,
+        seeded: seeded === true,
+        // Only a match with a bot seat records them: the events of every other match stay as they were.
+        ...(bots?.some((b) => b !== null) ? { bots: [bots[0], bots[1], bots[2]] } : {}),
+      },
     },
   ];
 };
@@ -106,12 +117,13 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
 
 /** Precedence: the seat and name are well formed (VALIDATION_FAILED), then the seat is open (SEAT_TAKEN). */
 const joinSeat = (command: JoinSeat, state: Exclude<MatchState, { status: 'empty' }>): BismarckEvent[] => {
-  const { seat, name } = command;
+  const { seat, name, bot } = command;
   if (!isSeat(seat)) refuse('VALIDATION_FAILED', 'seat must be 0, 1 or 2');
   if (!isName(name)) refuse('VALIDATION_FAILED', 'name must be a non-empty name');
+  if (bot !== undefined && !isName(bot)) refuse('VALIDATION_FAILED', 'bot must be a strategy name');
   // Once the match has started, every seat is taken.
   if (state.status !== 'awaitingPlayers' || state.players[seat] !== null) refuse('SEAT_TAKEN', `seat ${seat} is taken`);
-  return [{ type: 'SeatJoined', data: { seat, name } }];
+  return [{ type: 'SeatJoined', data: bot === undefined ? { seat, name } : { seat, name, bot } }];
 };
 
 /** Only a table still waiting for players; once the match has started it is played, not abandoned. */

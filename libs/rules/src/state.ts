@@ -30,6 +30,8 @@ import type {
 export interface MatchInfo {
   readonly matchId: string;
   readonly players: Triple<string>;
+  /** Per seat, the strategy the service plays it with, or null for a person. */
+  readonly bots: Triple<string | null>;
   readonly options: MatchOptions;
   readonly firstDealer: Seat;
   readonly seeded: boolean;
@@ -69,6 +71,7 @@ export interface AwaitingPlayers {
   readonly status: 'awaitingPlayers';
   readonly matchId: string;
   readonly players: Triple<string | null>;
+  readonly bots: Triple<string | null>;
   readonly options: MatchOptions;
   readonly firstDealer: Seat;
   readonly seeded: boolean;
@@ -140,6 +143,9 @@ export type DealInProgress = AwaitingContract | LayingAway | TrickPlay;
 
 export const initialState = (): MatchState => ({ status: 'empty' });
 
+/** No seat is a bot. */
+export const NO_BOTS: Triple<string | null> = Object.freeze([null, null, null]) as unknown as Triple<string | null>;
+
 export const nextSeat = (s: Seat): Seat => ((s + 1) % 3) as Seat;
 export const dealerOf = (firstDealer: Seat, deal: number): Seat => ((firstDealer + deal - 1) % 3) as Seat;
 
@@ -147,6 +153,7 @@ export const dealerOf = (firstDealer: Seat, deal: number): Seat => ((firstDealer
 const infoOf = (s: StartedMatch): MatchInfo => ({
   matchId: s.matchId,
   players: s.players,
+  bots: s.bots,
   options: s.options,
   firstDealer: s.firstDealer,
   seeded: s.seeded,
@@ -180,11 +187,14 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
     case 'MatchCreated': {
       if (state.status !== 'empty') return state;
       const { matchId, players, options, firstDealer, seeded } = event.data;
-      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, options, firstDealer, seeded };
+      // Logs from before bot seats have no `bots`: every seat is a person.
+      const bots = event.data.bots ?? NO_BOTS;
+      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, bots, options, firstDealer, seeded };
       return {
         status: 'awaitingDeal',
         matchId,
         players: players as Triple<string>,
+        bots,
         options,
         firstDealer,
         seeded,
@@ -205,10 +215,11 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
     case 'SeatJoined': {
       if (state.status !== 'awaitingPlayers' || state.players[event.data.seat] !== null) return state;
       const players = tripleWith(state.players, event.data.seat, event.data.name);
-      if (players.some((p) => p === null)) return { ...state, players };
+      const bots = tripleWith(state.bots, event.data.seat, event.data.bot ?? null);
+      if (players.some((p) => p === null)) return { ...state, players, bots };
       // The table is full: from here on the match is exactly one created with these three names.
       const { matchId, options, firstDealer, seeded } = state;
-      return evolve(initialState(), { type: 'MatchCreated', data: { matchId, players, options, firstDealer, seeded } });
+      return evolve(initialState(), { type: 'MatchCreated', data: { matchId, players, options, firstDealer, seeded, bots } });
     }
     case 'DealStarted': {
       if (state.status !== 'awaitingDeal') return state;
@@ -351,6 +362,7 @@ const nextPlay = (
   status: 'trickPlay',
   matchId: s.matchId,
   players: s.players,
+  bots: s.bots,
   options: s.options,
   firstDealer: s.firstDealer,
   seeded: s.seeded,

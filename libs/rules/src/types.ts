@@ -27,6 +27,11 @@ export interface CreateMatch {
   matchId: string;
   /** The seats' names; null leaves a seat open for someone to join (a lobby table). */
   players: Triple<string | null>;
+  /**
+   * The seats the service plays, by strategy name (null: a person). A bot seat has a name too. The
+   * rules only record the names; which strategies exist is the service's to check.
+   */
+  bots?: Triple<string | null>;
   options?: Partial<MatchOptions>;
   /** Drawn fairly by the caller (randomness stays outside the rules). */
   firstDealer: Seat;
@@ -68,6 +73,8 @@ export interface JoinSeat {
   type: 'joinSeat';
   seat: Seat;
   name: string;
+  /** The strategy the service plays this seat with; absent for a person. */
+  bot?: string;
 }
 /**
  * A lobby table whose open seats nobody took is closed (the service decides when: LOBBY_TTL_MS). It
@@ -101,10 +108,14 @@ export interface PlayedCard {
 export type BismarckEvent =
   | {
       type: 'MatchCreated';
-      /** A null name is an open seat: the match waits until SeatJoined has filled every seat. */
-      data: { matchId: string; players: Triple<string | null>; options: MatchOptions; firstDealer: Seat; seeded: boolean };
+      /**
+       * A null name is an open seat: the match waits until SeatJoined has filled every seat. `bots`
+       * (only when some seat is a bot): per seat the strategy the service plays it with, else null.
+       */
+      data: { matchId: string; players: Triple<string | null>; options: MatchOptions; firstDealer: Seat; seeded: boolean; bots?: Triple<string | null> };
     }
-  | { type: 'SeatJoined'; data: { seat: Seat; name: string } }
+  /** `bot` (only for a bot): the strategy the service plays the seat with. */
+  | { type: 'SeatJoined'; data: { seat: Seat; name: string; bot?: string } }
   /** A lobby table closed before its seats were filled: the seats still open, for the record. */
   | { type: 'TableAbandoned'; data: { openSeats: Seat[] } }
   | {
@@ -193,8 +204,8 @@ export type LegalAction =
 /** The spectator's view: only public information (docs/rules.md §7). */
 export interface PublicView {
   options: MatchOptions;
-  /** `name` is null for a seat still open (status `waiting`). */
-  seats: { seat: Seat; name: string | null }[];
+  /** `name` is null for a seat still open (status `waiting`); `bot` is the strategy of a seat the service plays, else null. */
+  seats: { seat: Seat; name: string | null; bot: string | null }[];
   status: Status;
   phase: Phase;
   /** 1-based; 0 before the first deal. */
@@ -244,7 +255,8 @@ export interface ScorecardDeal {
 }
 
 export interface Scorecard {
-  seats: { seat: Seat; name: string | null }[];
+  /** The public view's seats (name, and the strategy of a bot seat). */
+  seats: PublicView['seats'];
   deals: ScorecardDeal[];
   /** Per seat, the deal number in which each contract was used. */
   contractsPlayed: Triple<Partial<Record<Contract, number>>>;

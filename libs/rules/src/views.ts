@@ -32,6 +32,10 @@ const copyTrick = (cards: readonly PlayedCard[]): PlayedCard[] => cards.map((p) 
 const copyTaken = (t: TakenTrick | null | undefined) => (t ? { cards: copyTrick(t.cards), winner: t.winner } : null);
 const zeros = (): Triple<number> => [0, 0, 0];
 
+/** Who sits where: each seat's name (null: open) and, for a seat the service plays, its strategy. */
+const seatsOf = (state: { players: Triple<string | null>; bots?: Triple<string | null> }): PublicView['seats'] =>
+  state.players.map((name, seat) => ({ seat: seat as Seat, name, bot: state.bots?.[seat] ?? null }));
+
 /** The spectator's view: only public information (docs/rules.md §7). */
 export const publicView = (state: MatchState): PublicView => {
   if (state.status === 'empty')
@@ -62,7 +66,7 @@ export const publicView = (state: MatchState): PublicView => {
     return {
       ...publicView({ status: 'empty' }),
       options: { ...state.options },
-      seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+      seats: seatsOf(state),
       status: state.status === 'abandoned' ? 'abandoned' : 'waiting',
       phase: PHASES[state.status],
       dealsInMatch: dealsInMatch(state.options),
@@ -72,7 +76,7 @@ export const publicView = (state: MatchState): PublicView => {
     };
   const base = {
     options: { ...state.options },
-    seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+    seats: seatsOf(state),
     status: state.status === 'finished' ? ('finished' as const) : ('playing' as const),
     phase: PHASES[state.status],
     dealNumber: state.dealNumber,
@@ -166,9 +170,9 @@ export const scorecard = (state: MatchState): Scorecard => {
   if (state.status === 'empty')
     return { seats: [], deals: [], contractsPlayed: [{}, {}, {}], totals: zeros(), finished: false, winners: null };
   if (state.status === 'awaitingPlayers' || state.status === 'abandoned')
-    return { ...scorecard({ status: 'empty' }), seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })) };
+    return { ...scorecard({ status: 'empty' }), seats: seatsOf(state) };
   return {
-    seats: state.players.map((name, seat) => ({ seat: seat as Seat, name })),
+    seats: seatsOf(state),
     deals: state.scored.map((d) => ({
       ...d,
       tricks: d.tricks.slice() as Triple<number>,

@@ -16,6 +16,12 @@ export interface AppConfig {
   lobbyTtlMs: number;
   /** How often this process looks for such tables. */
   lobbySweepMs: number;
+  /** Worker threads for bot decisions (0: decide in the main thread). */
+  botThreads: number;
+  /** A pause before each bot move (0: at once), for people who like to watch. */
+  botDelayMs: number;
+  /** How often this process looks for bot turns nobody took (a wake-up lost to a crash or an outage); 0: only at start-up. */
+  botSweepMs: number;
 }
 
 /**
@@ -38,5 +44,8 @@ export const appConfig = registerAs('app', (): AppConfig => {
     appendsInFlight: envInteger('APPENDS_IN_FLIGHT', 1, 1, 64),
     lobbyTtlMs: envInteger('LOBBY_TTL_MS', 86_400_000, 0, 31_536_000_000),
     lobbySweepMs: envInteger('LOBBY_SWEEP_MS', 60_000, 50, 86_400_000),
+    botThreads: envInteger('BOT_THREADS', 1, 0, 64),
+    botDelayMs: envInteger('BOT_DELAY_MS', 0, 0, 60_000),
+    botSweepMs: envInteger('BOT_SWEEP_MS', 10_000, 0, 86_400_000),
   };
 });

@@ -22,6 +22,16 @@ export class JoinSeatDto {
   readonly name!: string;
 }
 
+export class BotSeatJoinedDto {
+  @ApiProperty({ format: 'uuid', example: '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a', description: 'The match id.' }) readonly id!: string;
+  @ApiProperty(integer('The match version after the join.', { minimum: 2, example: 2 })) readonly version!: number;
+  @ApiProperty(seat('The seat given to the bot.', { example: 2 })) readonly seat!: number;
+  @ApiProperty({ example: 'Greedy bot', description: 'The name shown for it.' }) readonly name!: string;
+  @ApiProperty({ example: 'greedy', description: 'The strategy the service plays it with.' }) readonly bot!: string;
+  @ApiProperty({ enum: ['waiting', 'playing'], example: 'waiting', description: '`playing` once this took the last open seat.' })
+  readonly status!: 'waiting' | 'playing';
+}
+
 export class SeatJoinedDto {
   @ApiProperty({ format: 'uuid', example: '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a', description: 'The match id.' }) readonly id!: string;
   @ApiProperty(integer('The match version after the join.', { minimum: 2, example: 2 })) readonly version!: number;

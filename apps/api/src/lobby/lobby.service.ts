@@ -2,6 +2,17 @@ import { Injectable } from '@nestjs/common';
 import type { Seat } from '@bismarck/rules';
 import { MatchWriter } from '../matches/match-writer.service';
 import { SeatCredentials } from '../seats/seat-credentials.service';
+import { defaultBotName } from './seat-names.validator';
+
+/** A seat of a lobby table given to a bot: no token (nobody but the service acts for it). */
+export interface BotSeatJoined {
+  id: string;
+  version: number;
+  seat: Seat;
+  name: string;
+  bot: string;
+  status: 'waiting' | 'playing';
+}
 
 export interface SeatJoined {
   id: string;
@@ -31,6 +42,20 @@ export class LobbyService {
         seat,
         name,
         token: issued.token,
+        status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing',
+      }),
+    });
+  }
+
+  /** An open seat for a bot: SeatJoined with its strategy; the service plays it from then on. */
+  seatBot(matchId: string, seat: Seat, bot: string, name = defaultBotName(bot)): Promise<BotSeatJoined> {
+    return this.writer.handle<BotSeatJoined>(matchId, () => ({ type: 'joinSeat', seat, name, bot }), {
+      answer: ({ state, version }) => ({
+        id: matchId,
+        version,
+        seat,
+        name,
+        bot,
         status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing',
       }),
     });

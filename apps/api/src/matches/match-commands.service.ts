@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
-import type { BismarckEvent, Command, MatchOptions, Seat } from '@bismarck/rules';
+import type { BismarckEvent, Command, MatchOptions, Seat, Triple } from '@bismarck/rules';
+import { defaultBotName } from '../lobby/seat-names.validator';
 import { eventView, type EventView } from '@bismarck/projections';
 import { DealingService } from './dealing.service';
 import { MatchWriter } from './match-writer.service';
@@ -20,9 +21,14 @@ export interface MatchCreated {
   seeded: boolean;
   /** `waiting` while some seats are open (a lobby table), else `playing`. */
   status: 'waiting' | 'playing';
-  /** The named seats only, each with its token (open seats get theirs when joined). */
+  /** The seats of persons, each with its token (open seats get theirs when joined). */
   seats: { seat: Seat; name: string; token: string }[];
+  /** The seats the service plays: no token. */
+  bots: { seat: Seat; name: string; bot: string }[];
 }
+
+/** A `players` entry at creation: a person's name, a bot seat, or null (an open seat). */
+export type PlayerEntry = string | { bot: string; name?: string } | null;
 
 export type SeatCommand =
   | { type: 'deal' }
@@ -52,12 +58,15 @@ export class MatchCommands {
     private readonly dealing: DealingService,
   ) {}
 
-  async create(players: [string | null, string | null, string | null], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
+  async create(entries: [PlayerEntry, PlayerEntry, PlayerEntry], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
     const id = randomUUID();
     const seeded = seed !== undefined;
     const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
-    const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => players[s] !== null));
-    const created = await this.writer.handle<MatchCreated>(id, () => ({ type: 'createMatch', matchId: id, players, options, firstDealer, seeded }), {
+    const players = entries.map((e) => (e === null || typeof e === 'string' ? e : (e.name ?? defaultBotName(e.bot)))) as Triple<string | null>;
+    const bots = entries.map((e) => (e === null || typeof e === 'string' ? null : e.bot)) as Triple<string | null>;
+    // Only persons get tokens: nobody but the service acts for a bot seat.
+    const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => typeof entries[s] === 'string'));
+    const created = await this.writer.handle<MatchCreated>(id, () => ({ type: 'createMatch', matchId: id, players, bots, options, firstDealer, seeded }), {
       expectedVersion: 0,
       extra: {
         credentials: issued.map((t) => ({ match_id: id, seat: t.seat, token_hash: t.hash })),
@@ -71,9 +80,10 @@ export class MatchCommands {
         seeded,
         status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing',
         seats: issued.map((t) => ({ seat: t.seat, name: players[t.seat]!, token: t.token })),
+        bots: ([0, 1, 2] as Seat[]).flatMap((seat) => (bots[seat] === null ? [] : [{ seat, name: players[seat]!, bot: bots[seat]! }])),
       }),
     });
-    this.credentials.remember(id, issued);
+    this.credentials.remember(id, issued, !players.includes(null));
     return created;
   }
 

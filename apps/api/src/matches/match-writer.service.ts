@@ -28,6 +28,9 @@ export interface WriteOptions<T> {
   extra?: Record<string, unknown>;
 }
 
+/** Told of every append this process committed: the match's id and its fold right after it. */
+export type CommittedListener = (matchId: string, match: FoldedMatch) => void;
+
 /** A command that lost a race to another process is decided again this many times before giving up. */
 const MAX_ATTEMPTS = 5;
 const PROJECT_FN = 'bismarck_project';
@@ -41,12 +44,24 @@ const PROJECT_FN = 'bismarck_project';
  */
 @Injectable()
 export class MatchWriter {
+  private readonly committed = new Set<CommittedListener>();
+
   constructor(
     private readonly store: EventStore,
     private readonly streams: MatchStreams,
     private readonly dealer: DealingService,
     private readonly metrics: MetricsService,
   ) {}
+
+  /**
+   * Calls `listener` after each append this process commits (the bot runner learns here that a bot
+   * may have to act). A listener must not throw; it is called synchronously, so it should only
+   * schedule work. Returns the function that removes it.
+   */
+  onCommitted(listener: CommittedListener): () => void {
+    this.committed.add(listener);
+    return () => this.committed.delete(listener);
+  }
 
   /**
    * Every write is measured here, by the rules' command type and its outcome: accepted, refused (a
@@ -122,6 +137,7 @@ export class MatchWriter {
       }
       this.dealer.remember(seeds);
       this.streams.remember(matchId, { ...folded, createdAt, updatedAt: at });
+      for (const listener of this.committed) listener(matchId, folded);
       return answer;
     }
     throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');

@@ -18,6 +18,7 @@ import {
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
+import { SEAT_ENTRY } from '../lobby/seat-names.validator';
 
 @ApiTags('matches')
 @ApiExtraModels(ProblemDto)
@@ -41,9 +42,10 @@ export class MatchesController {
       match: { summary: 'Three named seats', value: { players: ['Astrid', 'Bjørn', 'Cecilia'] } },
       lobby: { summary: 'A lobby table: seats 1 and 2 open', value: { players: ['Astrid', null, null], options: { schedule: 'quick' } } },
       seeded: { summary: 'Reproducible deals (a test match)', value: { players: ['Astrid', 'Bjørn', 'Cecilia'], seed: 'club-night-42' } },
+      bots: { summary: 'Against two bots (the service plays them)', value: { players: ['Astrid', { bot: 'greedy' }, { bot: 'random' }], options: { schedule: 'quick' } } },
     },
   })
-  @ApiProblems(['VALIDATION_FAILED', 'players must be 3 entries, each a name of 1 to 40 printable characters or null (an open seat)'], 'SEED_WITH_OPEN_SEATS')
+  @ApiProblems(['VALIDATION_FAILED', `each entry of players must be ${SEAT_ENTRY}`], 'SEED_WITH_OPEN_SEATS')
   create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
     return this.commands.create(body.players, body.options, body.seed);
   }

@@ -40,9 +40,15 @@ export class SeatCredentials {
     });
   }
 
-  remember(matchId: string, issued: IssuedToken[]): void {
-    if (issued.length === 3) this.hashesByMatch.set(matchId, issued.map((t) => Buffer.from(t.hash, 'hex')));
-    else this.hashesByMatch.delete(matchId); // a lobby table: read the seats from the database until full
+  /** `full`: no seat is open (bot seats, which have no token, count as taken). */
+  remember(matchId: string, issued: IssuedToken[], full = issued.length === 3): void {
+    if (!full) {
+      this.hashesByMatch.delete(matchId); // a lobby table: read the seats from the database until full
+      return;
+    }
+    const hashes: (Buffer | null)[] = [null, null, null];
+    for (const t of issued) hashes[t.seat] = Buffer.from(t.hash, 'hex');
+    this.hashesByMatch.set(matchId, hashes);
   }
 
   /**

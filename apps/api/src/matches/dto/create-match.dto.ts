@@ -1,23 +1,38 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import { IsSeatNames } from '../../lobby/seat-names.validator';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { STRATEGIES, type StrategyName } from '@bismarck/bots';
+import { IsPlayerName, IsSeatNames, type BotEntry } from '../../lobby/seat-names.validator';
 import { MatchOptionsDto } from './match-options.dto';
 
+/** A seat the service plays (a `players` entry at creation, or the body of `POST …/seats/{seat}/bot`). */
+export class BotSeatDto {
+  @ApiProperty({ enum: STRATEGIES, example: 'greedy', description: 'The strategy the service plays this seat with (docs/bots.md).' })
+  @IsIn(STRATEGIES, { message: `bot must be one of the following values: ${STRATEGIES.join(', ')}` })
+  readonly bot!: StrategyName;
+
+  @ApiPropertyOptional({ example: 'Otto', minLength: 1, maxLength: 40, description: 'The name shown for the seat; default: the strategy, e.g. `Greedy bot`.' })
+  @IsOptional()
+  @IsPlayerName()
+  readonly name?: string;
+}
+
+@ApiExtraModels(BotSeatDto)
 export class CreateMatchDto {
   @ApiProperty({
     type: 'array',
-    items: { type: 'string', nullable: true, minLength: 1, maxLength: 40 },
+    items: { anyOf: [{ type: 'string', nullable: true, minLength: 1, maxLength: 40 }, { $ref: getSchemaPath(BotSeatDto) }] },
     minItems: 3,
     maxItems: 3,
     example: ['Astrid', 'Bjørn', 'Cecilia'],
     description:
-      'Names of seats 0, 1, 2. `null` leaves a seat open (a lobby table, status `waiting`): others take it with ' +
-      '`POST /api/matches/{id}/seats/{seat}/join`, and the match starts when all three seats are taken. ' +
-      'A name is 1 to 40 printable characters.',
+      'Seats 0, 1, 2: a name (a person, who gets the seat\'s token), `{ "bot": "greedy" }` (the service plays the seat; ' +
+      'no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with ' +
+      '`POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three ' +
+      'seats are taken. A name is 1 to 40 printable characters.',
   })
   @IsSeatNames()
-  readonly players!: [string | null, string | null, string | null];
+  readonly players!: [string | BotEntry | null, string | BotEntry | null, string | BotEntry | null];
 
   @ApiPropertyOptional({ type: MatchOptionsDto, example: { schedule: 'modern' }, description: 'The match options (docs/rules.md §8); each one left out takes its default.' })
   @IsOptional()

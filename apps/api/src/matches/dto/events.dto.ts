@@ -22,12 +22,22 @@ export class MatchCreatedDataDto {
   @ApiProperty({ type: MatchOptionsViewDto, description: 'Every option of the match, defaults filled in.' }) readonly options!: MatchOptionsViewDto;
   @ApiProperty(seat('The dealer of the first deal.')) readonly firstDealer!: number;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', nullable: true },
+    minItems: 3,
+    maxItems: 3,
+    example: [null, 'greedy', 'random'],
+    description: 'Only when some seat is a bot: per seat the strategy the service plays it with, null for a person or an open seat.',
+  })
+  readonly bots?: (string | null)[];
 }
 
 @ApiSchema({ description: 'An open seat was taken; the join that takes the last one starts the match.' })
 export class SeatJoinedDataDto {
   @ApiProperty(seat('The seat taken.')) readonly seat!: number;
   @ApiProperty({ example: 'Bjørn', description: 'The name of its player.' }) readonly name!: string;
+  @ApiPropertyOptional({ example: 'greedy', description: 'Only for a bot: the strategy the service plays the seat with.' }) readonly bot?: string;
 }
 
 @ApiSchema({ description: 'A lobby table nobody filled within LOBBY_TTL_MS was closed (status `abandoned`).' })

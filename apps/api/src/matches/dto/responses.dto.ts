@@ -21,10 +21,24 @@ const CONTRACTS_PLAYED = {
   example: [{ spades: 1 }, {}, {}],
 } as const;
 
+const BOT = {
+  example: 'greedy',
+  type: String,
+  description: 'The strategy the service plays this seat with (`random`, `greedy`, …; docs/bots.md).',
+} as const;
+
 export class SeatNameDto {
   @ApiProperty(seat('The seat.')) readonly seat!: number;
   @ApiProperty({ example: 'Astrid', nullable: true, type: String, description: 'Its player; null while the seat is open (status `waiting`).' })
   readonly name!: string | null;
+  @ApiProperty({ ...BOT, example: null, nullable: true, description: 'The strategy of a seat the service plays (a bot), null for a person or an open seat.' })
+  readonly bot!: string | null;
+}
+
+export class BotSeatViewDto {
+  @ApiProperty(seat('The seat.')) readonly seat!: number;
+  @ApiProperty({ example: 'Greedy bot', description: 'The name shown for it.' }) readonly name!: string;
+  @ApiProperty(BOT) readonly bot!: string;
 }
 
 export class SeatTokenDto {
@@ -40,8 +54,10 @@ export class MatchCreatedDto {
   @ApiProperty(seat('The dealer of the first deal, drawn at random (or from the seed).')) readonly firstDealer!: number;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
   @ApiProperty({ enum: ['waiting', 'playing'], description: '`waiting` while seats are open (a lobby table).' }) readonly status!: 'waiting' | 'playing';
-  @ApiProperty({ type: [SeatTokenDto], description: 'The named seats, each with its token (open seats get theirs when joined).' })
+  @ApiProperty({ type: [SeatTokenDto], description: 'The seats of persons, each with its token (open seats get theirs when joined; bot seats have none).' })
   readonly seats!: SeatTokenDto[];
+  @ApiProperty({ type: [BotSeatViewDto], description: 'The seats the service plays (no token: nobody else acts for them). Empty when none.' })
+  readonly bots!: BotSeatViewDto[];
 }
 
 export class LastTrickDto {

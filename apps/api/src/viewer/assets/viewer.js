@@ -84,7 +84,8 @@
     const box = $(`#seat-${seat}`);
     box.className = `seat ${view.turn === seat ? 'turn' : ''}`;
     const name = view.seats[seat]?.name ?? `seat ${seat}`;
-    const roles = [view.dealer === seat ? 'dealer' : null, view.forehand === seat ? 'forehand' : null, view.seat === seat ? 'you' : null].filter(Boolean);
+    const bot = view.seats[seat]?.bot;
+    const roles = [bot ? `bot: ${bot}` : null, view.dealer === seat ? 'dealer' : null, view.forehand === seat ? 'forehand' : null, view.seat === seat ? 'you' : null].filter(Boolean);
     let hand;
     if (revealed) hand = revealed.hands[seat];
     else if (view.seat === seat) hand = view.hand;

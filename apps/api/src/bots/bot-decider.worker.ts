@@ -1,0 +1,8 @@
+// The entry of the bot decision threads (piscina loads it in each worker): the same pure decision,
+// off the api's event loop, so a strategy that thinks for 300 ms holds no request up.
+import { decideBot, type BotTask } from './bot-decision';
+import type { BotAction } from '@bismarck/bots';
+
+export default function decide(task: BotTask): BotAction | null {
+  return decideBot(task);
+}

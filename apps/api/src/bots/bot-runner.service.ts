@@ -1,0 +1,183 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BotAction, StrategyName } from '@bismarck/bots';
+import { dealHistory } from '@bismarck/bots';
+import { EventStore } from '@bismarck/event-store';
+import { foldOnto, matchesAwaitingBots, toDomainEvent, UNBORN } from '@bismarck/projections';
+import { legalActions, RuleViolation, seatView, visibleEvents, type MatchState, type Seat } from '@bismarck/rules';
+import { appConfig } from '../config/app.config';
+import { MatchCommands, type SeatCommand } from '../matches/match-commands.service';
+import { MatchWriter } from '../matches/match-writer.service';
+import { ProblemException } from '../problem/problem';
+import { BotDecider } from './bot-decider.service';
+
+const SEATS: Seat[] = [0, 1, 2];
+/** Matches looked at per sweep. */
+const PER_SWEEP = 100;
+/** A bot turn waiting this long (beyond BOT_DELAY_MS) was missed: the periodic sweep takes it. */
+const STUCK_MS = 2_000;
+/** Lost races in a row (another instance, a person faster at the cut) before a match is left to the sweep. */
+const MAX_LOST = 5;
+
+/**
+ * The bot seat that may act now, or null. A bot on the dealer's right cuts before its dealer deals
+ * (the cut is optional: a person dealing first simply makes the bot's cut late).
+ */
+export function botToAct(state: MatchState): Seat | null {
+  if (!('bots' in state) || state.bots.every((b) => b === null)) return null;
+  let acting: Seat | null = null;
+  for (const seat of SEATS) {
+    if (state.bots[seat] === null) continue;
+    const legal = legalActions(state, seat);
+    if (legal?.action === 'cut') return seat;
+    if (legal) acting = seat;
+  }
+  return acting;
+}
+
+/** The seat command a bot's action stands for. */
+const seatCommand = (action: BotAction): SeatCommand => {
+  switch (action.route) {
+    case 'deal':
+      return { type: 'deal' };
+    case 'cut':
+      return { type: 'cut', cut: action.body.cut };
+    case 'contract':
+      return { type: 'chooseContract', contract: action.body.contract, trump: action.body.trump ?? null };
+    case 'discard':
+      return { type: 'discard', cards: action.body.cards };
+    case 'play':
+      return { type: 'playCard', card: action.body.card };
+  }
+};
+
+/** Someone else moved the match on first (another instance, a person): look again. */
+const lostRace = (err: unknown): boolean =>
+  err instanceof RuleViolation ||
+  (err instanceof ProblemException && ['VERSION_MISMATCH', 'IDEMPOTENCY_KEY_REUSED', 'CONCURRENT_UPDATE'].includes(err.code));
+
+/**
+ * Plays the bot seats (docs/bots.md, "Bot seats in the service"). Woken by every append this process
+ * commits (MatchWriter.onCommitted), it reads the match's log, and while a bot seat may act, decides
+ * from that seat's view and the events that seat may see (the rules' own redaction) and sends the
+ * move through the same command path as a person's: `If-Match` the version it decided at, and an
+ * Idempotency-Key derived from that version, so a stale decision is refused and a move is appended
+ * once, however many api instances decide it. At start-up, and every BOT_SWEEP_MS, it looks for
+ * playing matches whose turn is a bot's that nobody took (a restart, a crash, an outage).
+ */
+@Injectable()
+export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('BotRunner');
+  /** One loop per match at a time; `again`: woken while it ran. */
+  private readonly running = new Map<string, { again: boolean }>();
+  private readonly loops = new Set<Promise<void>>();
+  private sweeping: Promise<number> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private unhook: (() => void) | undefined;
+  private stopped = false;
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly writer: MatchWriter,
+    private readonly commands: MatchCommands,
+    private readonly decider: BotDecider,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.unhook = this.writer.onCommitted((matchId, match) => {
+      if (botToAct(match.state) !== null) this.wake(matchId);
+    });
+    // Resume what a previous process left waiting (not awaited: start-up does not wait for bots).
+    void this.sweep(0).catch((err: unknown) => this.logger.warn(`bot resume: ${String(err)}`));
+    if (this.config.botSweepMs > 0) {
+      this.timer = setInterval(
+        () => void this.sweep(this.config.botDelayMs + STUCK_MS).catch((err: unknown) => this.logger.warn(`bot sweep: ${String(err)}`)),
+        this.config.botSweepMs,
+      );
+      this.timer.unref();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.stopping.abort();
+    this.unhook?.();
+    clearInterval(this.timer);
+    await this.sweeping?.catch(() => undefined);
+    await Promise.all([...this.loops]);
+  }
+
+  /** Plays the match's bot seats now, unless a loop for it runs already (that one will look again). */
+  wake(matchId: string): void {
+    if (this.stopped) return;
+    const running = this.running.get(matchId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const entry = { again: false };
+    this.running.set(matchId, entry);
+    const loop = this.play(matchId, entry)
+      .catch((err: unknown) => {
+        // Left to the next sweep (the database away, a worker failing).
+        if (!this.stopped) this.logger.warn(`bot of match ${matchId}: ${err instanceof Error ? err.message : String(err)}`);
+      })
+      .finally(() => {
+        if (this.running.get(matchId) === entry) this.running.delete(matchId);
+        this.loops.delete(loop);
+      });
+    this.loops.add(loop);
+  }
+
+  /** Wakes the bots of matches whose turn is a bot's, unchanged for `idleMs`; answers how many. One sweep at a time. */
+  sweep(idleMs: number): Promise<number> {
+    this.sweeping ??= (async () => {
+      const ids = await matchesAwaitingBots(this.store.queryable, idleMs, PER_SWEEP);
+      for (const id of ids) this.wake(id);
+      return ids.length;
+    })().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  /** True while some match's bots are being played in this process. */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
+  private async play(matchId: string, entry: { again: boolean }): Promise<void> {
+    let lost = 0;
+    while (!this.stopped) {
+      entry.again = false;
+      // The log, not a cache: the bot decides from exactly the events of the version it names.
+      const events = (await this.store.readStream(matchId)).map(toDomainEvent);
+      const { state, version } = foldOnto(UNBORN, events);
+      const seat = botToAct(state);
+      if (seat === null || lost >= MAX_LOST) {
+        // Checked and given up in one step, so a wake-up in between cannot be lost.
+        if (entry.again && lost < MAX_LOST) continue;
+        this.running.delete(matchId);
+        if (seat !== null) this.logger.warn(`match ${matchId}: bot seat ${seat} lost ${lost} times in a row at version ${version}; left to the next sweep`);
+        return;
+      }
+      const strategy = (state as Extract<MatchState, { bots: unknown }>).bots[seat] as StrategyName;
+      if (this.config.botDelayMs > 0) await sleep(this.config.botDelayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      if (this.stopped) return;
+      // What the seat may see, and nothing more: its view and the log redacted for it.
+      const action = await this.decider.decide({ strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(events, seat)) });
+      if (!action || this.stopped) return;
+      try {
+        await this.commands.execute(matchId, seat, seatCommand(action), { expectedVersion: version, idempotencyKey: `bot-${version}` });
+        lost = 0;
+        this.logger.debug(`match ${matchId}: bot seat ${seat} (${strategy}) did ${action.route} at version ${version}`);
+      } catch (err) {
+        if (!lostRace(err)) throw err;
+        lost++;
+        const code = (err as { code?: string }).code;
+        this.logger.debug(`match ${matchId}: bot seat ${seat} lost version ${version} (${code})`);
+      }
+    }
+  }
+}
