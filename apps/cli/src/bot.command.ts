@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import { runBot } from './bot/bot';
-import type { StrategyName } from '@bismarck/bots';
+import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 
-/** `bismarck bot --url URL --match ID [--token TOKEN] [--strategy random|greedy]`: plays one seat to the end. */
+/** `bismarck bot --url URL --match ID [--token TOKEN] [--strategy random|greedy|strong]`: plays one seat to the end. */
 export function registerBotCommand(program: Command): void {
   program
     .command('bot')
@@ -10,7 +10,7 @@ export function registerBotCommand(program: Command): void {
     .requiredOption('--url <url>', 'the api, e.g. http://localhost:3000')
     .requiredOption('--match <id>', 'the match id')
     .addOption(tokenOption("the seat's token (required)"))
-    .option('--strategy <name>', 'random or greedy', 'greedy')
+    .option('--strategy <name>', STRATEGIES.join(', '), 'greedy')
     .option('--quiet', 'print only the result')
     .action(async (o: { url: string; match: string; token?: string; strategy: string; quiet?: boolean }) => {
       if (!o.token) throw new Error(`a seat token is needed: ${TOKEN_ENV}=<token> or --token <token>`);
@@ -30,6 +30,7 @@ export function tokenOption(description: string): Option {
 }
 
 export function parseStrategy(name: string): StrategyName {
-  if (name !== 'random' && name !== 'greedy') throw new Error(`--strategy must be random or greedy, not "${name}"`);
-  return name;
+  const known = STRATEGIES.find((s) => s === name);
+  if (!known) throw new Error(`--strategy must be one of ${STRATEGIES.join(', ')}, not "${name}"`);
+  return known;
 }
