@@ -6,6 +6,7 @@ import {
   type MatchOptions,
   type MatchState,
   type Seat,
+  type SeatView,
   type Triple,
   decide,
   evolve,
@@ -15,7 +16,7 @@ import {
   seatView,
   visibleEvents,
 } from '@bismarck/rules';
-import { dealHistory } from './history';
+import { type DealHistory, dealHistory } from './history';
 import { type BotAction, type StrategyName, chooseAction } from './strategy';
 
 /** The command a bot's action stands for (the api's route bodies, as the rules take them). */
@@ -51,12 +52,13 @@ export interface Seats {
   readonly strategies: Triple<StrategyName>;
   /** Each seat's random source. */
   readonly random: Triple<() => number>;
-  /** Extra context for the strong seats (its budget). */
+  /** Extra context for the strong seats: its time budget and deals drawn per decision. */
   readonly budgetMs?: number;
+  readonly samples?: number;
   /** Called with the time each decision of a `strong` seat took (milliseconds). */
   readonly onStrongDecision?: (ms: number, action: BotAction) => void;
   /** Called before each decision, with what the seat sees (the tests check it). */
-  readonly onDecision?: (seat: Seat, view: ReturnType<typeof seatView>, match: LocalMatch) => void;
+  readonly onDecision?: (seat: Seat, view: SeatView, history: DealHistory, match: LocalMatch) => void;
 }
 
 /** One step: the seat to act decides from its view and history; returns false when the match is over. */
@@ -64,11 +66,11 @@ export const step = (match: LocalMatch, seats: Seats, deck: () => string[]): boo
   const seat = seatToAct(match.state);
   if (seat === null || legalActions(match.state, seat) === null) return false;
   const view = seatView(match.state, seat);
-  seats.onDecision?.(seat, view, match);
   const history = dealHistory(visibleEvents(match.events.slice(match.dealStart), seat));
+  seats.onDecision?.(seat, view, history, match);
   const strategy = seats.strategies[seat];
   const start = performance.now();
-  const action = chooseAction(view, strategy, { random: seats.random[seat], history, budgetMs: seats.budgetMs });
+  const action = chooseAction(view, strategy, { random: seats.random[seat], history, budgetMs: seats.budgetMs, samples: seats.samples });
   if (action === null) throw new Error(`seat ${seat} has a legal action and its bot chose none`);
   if (strategy === 'strong' && action.route !== 'deal') seats.onStrongDecision?.(performance.now() - start, action);
   const produced = decide(commandOf(action, seat, deck), match.state);

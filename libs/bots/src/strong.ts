@@ -236,13 +236,14 @@ const forehandPoints = (contract: Contract, tricks: number, scoring: string): nu
  * every contract once, so choosing one now gives up its average value later.
  */
 export const CONTRACT_PRIORS: Record<string, Record<string, Record<Contract, number>>> = {
+  // PRIORS_DEALS=2000 PRIORS_SEED=7, 24 deals drawn per estimate (STRONG_DEFAULTS.samples).
   blind: {
-    zeroSum: { spades: 0, trump: 0, notrump: 0, pass: 0 },
-    overOnly: { spades: 0, trump: 0, notrump: 0, pass: 0 },
+    zeroSum: { spades: -1.54, trump: -0.66, notrump: -1.77, pass: 0.24 },
+    overOnly: { spades: 0.37, trump: 0.67, notrump: 0.31, pass: 1.21 },
   },
   informed: {
-    zeroSum: { spades: 0, trump: 0, notrump: 0, pass: 0 },
-    overOnly: { spades: 0, trump: 0, notrump: 0, pass: 0 },
+    zeroSum: { spades: -1.53, trump: 0.54, notrump: -1.76, pass: 0.19 },
+    overOnly: { spades: 0.34, trump: 1.03, notrump: 0.28, pass: 1.19 },
   },
 };
 
