@@ -42,7 +42,7 @@ export interface BotContext {
    * drawing deals once this is spent; below it the choice depends only on `random`.
    */
   readonly budgetMs?: number;
-  /** `strong` only: the deals drawn per decision when the budget allows (default 24). */
+  /** `strong` only: the deals drawn per decision when the budget allows (default 128). */
   readonly samples?: number;
 }
 type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
