@@ -203,6 +203,17 @@ describe('what it may read', () => {
     expect(compared).toBe(30);
   });
 
+  it('without a history (knowing only the trick in progress) still chooses legal cards', () => {
+    let checked = 0;
+    playMatch({ mustTrump: true }, ['greedy', 'greedy', 'greedy'], 41, (_seat, view) => {
+      if (view.legal?.action !== 'play' || checked >= 60) return;
+      const action = chooseAction(view, 'strong', { random: mulberry32(checked), budgetMs: Infinity, samples: 4 });
+      expect(action?.route === 'play' && view.legal.cards.includes(action.body.card)).toBe(true);
+      checked++;
+    });
+    expect(checked).toBe(60);
+  });
+
   it('is deterministic given its random source (and a budget it does not reach)', () => {
     let compared = 0;
     playMatch({ contractChoice: 'informed' }, ['greedy', 'greedy', 'greedy'], 31, (seat, view, history, match) => {
