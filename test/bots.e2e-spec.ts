@@ -41,6 +41,20 @@ describe('bots through the generated client', () => {
     expect(results.reduce((n, r) => n + r.actions, 0)).toBeGreaterThan(3 * 16);
   }, 120_000);
 
+  it('a strong bot plays a seat beside greedy and random, from its view and the events its seat may see', async () => {
+    const api = createBismarckClient(base);
+    const created = unwrap(await api.POST('/api/matches', { body: { players: ['strong', 'greedy', 'random'], options: { schedule: 'quick', mustTrump: true } } }));
+    const [strong, greedy, random] = created.seats.map((s) => s.token!);
+    const [result] = await Promise.all([
+      runBot({ url: base, match: created.id, token: strong, strategy: 'strong', budgetMs: 50 }),
+      runBot({ url: base, match: created.id, token: greedy, strategy: 'greedy' }),
+      runBot({ url: base, match: created.id, token: random, strategy: 'random' }),
+    ]);
+    expect(result.view).toMatchObject({ status: 'finished', seat: 0, legal: null });
+    // 16 cards in each of the 3 deals, plus its lay-away as forehand once: nothing was refused.
+    expect(result.actions).toBeGreaterThanOrEqual(3 * 16 + 1);
+  }, 120_000);
+
   it('the 50-line bot of docs/clients.md plays a seat beside two CLI bots', async () => {
     const api = createBismarckClient(base);
     const created = unwrap(await api.POST('/api/matches', { body: { players: ['doc bot', 'greedy', 'random'], options: { schedule: 'quick' } } }));

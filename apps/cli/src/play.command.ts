@@ -4,6 +4,7 @@ import { createBismarckClient, unwrap, type Scorecard } from '@bismarck/client';
 import { runBot } from './bot/bot';
 import { apiMigrations } from './migrations';
 import { parseStrategy } from './bot.command';
+import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 
 interface PlayOptions {
   bots: string;
@@ -25,7 +26,7 @@ export function registerPlayCommand(program: Command): void {
     .description('create a match and play it with bots, then print the scorecard')
     .option('--bots <n>', 'how many seats the bots take (1 to 3)', '3')
     .option('--url <url>', 'an api to play on (default: start one in this process on a throw-away database)')
-    .option('--strategy <name>', 'random or greedy, or one per bot: greedy,random,greedy', 'greedy')
+    .option('--strategy <name>', `${STRATEGIES.join(', ')}, or one per bot: greedy,random,strong`, 'greedy')
     .option('--schedule <name>', 'modern, traditional or quick')
     .option('--seed <seed>', 'reproducible deals (a seeded match)')
     .option('--verbose', 'print every action')
@@ -44,7 +45,7 @@ export function registerPlayCommand(program: Command): void {
     });
 }
 
-async function playMatch(url: string, bots: number, strategyOf: (i: number) => 'random' | 'greedy', o: PlayOptions): Promise<Scorecard> {
+async function playMatch(url: string, bots: number, strategyOf: (i: number) => StrategyName, o: PlayOptions): Promise<Scorecard> {
   const api = createBismarckClient(url);
   const name = (seat: number) => `Bot ${seat} (${strategyOf(seat)})`;
   // Three bots take their seats as the match is created (and a seeded match needs them to: it has no

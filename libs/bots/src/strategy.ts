@@ -1,22 +1,49 @@
 // How a bot chooses among the actions its view says are legal. Pure: the seat's view in, one action out;
 // used by the CLI (apps/cli) and by the service's bot seats.
 import type { SeatView } from '@bismarck/rules';
-
-/** The part of a seat's view the simple strategies read (a client's generated `SeatView` fits it too). */
-export type BotView = Pick<SeatView, 'legal' | 'hand' | 'tableCards' | 'contract' | 'trump' | 'trick'>;
-
 import type { DealHistory } from './history';
+import { STRONG_DEFAULTS, strongChoice } from './strong';
+
+/**
+ * The part of a seat's view the strategies read: libs/rules' `SeatView` and a client's generated
+ * `SeatView` both fit it (loose types: a client's triples are `number[]`, its options a DTO).
+ * `random` and `greedy` read only the first six fields; `strong` reads them all.
+ */
+export type BotView = Pick<SeatView, 'legal' | 'hand' | 'tableCards' | 'contract' | 'trump' | 'trick'> & {
+  readonly seat: number;
+  readonly handSizes: readonly number[];
+  readonly forehand: number | null;
+  readonly dealNumber: number;
+  /** Forehand's own lay-away during trick play (its own cards), else null. */
+  readonly laidAway: readonly string[] | null;
+  readonly options: {
+    readonly mustTrump: boolean;
+    readonly schedule: string;
+    readonly scoring: string;
+    readonly contractChoice: string;
+  };
+};
 
 /** Every strategy a seat may be given (the service validates `{"bot": …}` against this list). */
-export const STRATEGIES = ['random', 'greedy'] as const;
+export const STRATEGIES = ['random', 'greedy', 'strong'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
 /** What a strategy may use beyond the view: all of it public or the seat's own. */
 export interface BotContext {
   /** Uniform in [0, 1); Math.random by default. */
   readonly random?: () => number;
-  /** The deal in progress as the seat saw it (dealHistory over the events it may see). */
+  /**
+   * The deal in progress as the seat saw it (dealHistory over the events it may see). `strong` needs
+   * it to count the cards played and the voids shown; without it, it knows only the trick in progress.
+   */
   readonly history?: DealHistory;
+  /**
+   * `strong` only: the time it may spend on one decision, in milliseconds (default 200). It stops
+   * drawing deals once this is spent; below it the choice depends only on `random`.
+   */
+  readonly budgetMs?: number;
+  /** `strong` only: the deals drawn per decision when the budget allows (default 128). */
+  readonly samples?: number;
 }
 type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
 type Suit = 'S' | 'H' | 'D' | 'C';
@@ -41,13 +68,25 @@ export function chooseAction(view: BotView, strategy: StrategyName, context: Bot
   const legal = view.legal;
   if (!legal) return null;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  if (strategy === 'strong' && (legal.action === 'play' || legal.action === 'discard' || legal.action === 'chooseContract')) {
+    const choice = strongChoice(view, {
+      ...STRONG_DEFAULTS,
+      random,
+      history: context.history,
+      ...(context.budgetMs !== undefined ? { budgetMs: context.budgetMs } : {}),
+      ...(context.samples !== undefined ? { samples: context.samples } : {}),
+    });
+    if (choice?.kind === 'play') return { route: 'play', body: { card: choice.card } };
+    if (choice?.kind === 'discard') return { route: 'discard', body: { cards: choice.cards } };
+    if (choice?.kind === 'contract') return { route: 'contract', body: choice.trump ? { contract: choice.contract, trump: choice.trump } : { contract: choice.contract } };
+  }
   switch (legal.action) {
     case 'deal':
       return { route: 'deal' };
     case 'cut':
       return { route: 'cut', body: { cut: `bot-${Math.floor(random() * 1e12).toString(36)}` } };
     case 'chooseContract': {
-      const contract = strategy === 'greedy' ? greedyContract(view, legal.contracts, legal.trumps) : { contract: pick(legal.contracts), trump: pick(legal.trumps) };
+      const contract = strategy !== 'random' ? greedyContract(view, legal.contracts, legal.trumps) : { contract: pick(legal.contracts), trump: pick(legal.trumps) };
       return { route: 'contract', body: contract.contract === 'trump' ? contract : { contract: contract.contract } };
     }
     case 'discard': {
@@ -55,7 +94,7 @@ export function chooseAction(view: BotView, strategy: StrategyName, context: Bot
       return { route: 'discard', body: { cards: greedyDiscard(view, legal.count) } };
     }
     case 'play':
-      return { route: 'play', body: { card: strategy === 'greedy' ? greedyPlay(view, legal.cards) : pick(legal.cards) } };
+      return { route: 'play', body: { card: strategy !== 'random' ? greedyPlay(view, legal.cards) : pick(legal.cards) } };
   }
 }
 

@@ -524,7 +524,7 @@ export interface components {
              * @example greedy
              * @enum {string}
              */
-            bot: "random" | "greedy";
+            bot: "random" | "greedy" | "strong";
             /**
              * @description The name shown for the seat; default: the strategy, e.g. `Greedy bot`.
              * @example Otto

@@ -1,8 +1,8 @@
 // A bot for one seat: acts whenever its view says it may, and waits on the match's live event stream
 // (Server-Sent Events) in between: no polling.
 import { randomUUID } from 'node:crypto';
-import { ApiError, createBismarckClient, streamMatchEvents, unwrap, type SeatView } from '@bismarck/client';
-import { chooseAction, type BotAction, type StrategyName } from '@bismarck/bots';
+import { ApiError, createBismarckClient, streamMatchEvents, unwrap, type MatchEvent, type SeatView } from '@bismarck/client';
+import { chooseAction, dealHistory, type BotAction, type StrategyName } from '@bismarck/bots';
 
 export interface BotOptions {
   readonly url: string;
@@ -11,6 +11,8 @@ export interface BotOptions {
   readonly strategy?: StrategyName;
   readonly log?: (line: string) => void;
   readonly signal?: AbortSignal;
+  /** `strong` only: milliseconds per decision (libs/bots' default when absent). */
+  readonly budgetMs?: number;
 }
 
 export interface BotResult {
@@ -29,11 +31,30 @@ export async function runBot(options: BotOptions): Promise<BotResult> {
 
   const view = async (): Promise<SeatView> => unwrap(await api.GET('/api/matches/{id}/view', { params: { path } }));
 
+  // The events this seat may see (others' cards null), oldest first, from the start of the deal in
+  // progress: the strong bot reads the cards played and the voids shown in them (dealHistory).
+  let seen: MatchEvent[] = [];
+  let seenVersion = 0;
+  const remember = (event: MatchEvent): void => {
+    if (event.version <= seenVersion) return;
+    seenVersion = event.version;
+    seen = event.type === 'DealStarted' ? [event] : [...seen, event];
+  };
+  /** Reads the events up to `version` that the stream has not brought yet. */
+  const catchUp = async (version: number): Promise<void> => {
+    while (seenVersion < version) {
+      const page = unwrap(await api.GET('/api/matches/{id}/events', { params: { path, query: { after: seenVersion } } }));
+      page.events.forEach(remember);
+      if (page.events.length === 0 || page.next === null) break;
+    }
+  };
+
   /** Acts for as long as it is this seat's turn; returns the newest view. */
   const actWhileMyTurn = async (): Promise<SeatView> => {
     for (;;) {
       const current = await view();
-      const action = chooseAction(current, strategy);
+      if (strategy === 'strong' && current.legal) await catchUp(current.version);
+      const action = chooseAction(current, strategy, { history: dealHistory(seen), budgetMs: options.budgetMs });
       if (!action) return current;
       try {
         await send(action, current.version);
@@ -65,7 +86,10 @@ export async function runBot(options: BotOptions): Promise<BotResult> {
 
   let latest = await actWhileMyTurn();
   if (latest.status !== 'finished') {
+    // The stream resumes after `latest.version`: read what comes before it, so that no event is missed.
+    if (strategy === 'strong') await catchUp(latest.version);
     for await (const event of streamMatchEvents(options.url, options.match, { token: options.token, after: latest.version, signal: options.signal })) {
+      remember(event);
       if (event.type === 'MatchFinished') break;
       latest = await actWhileMyTurn();
     }

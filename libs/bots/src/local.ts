@@ -1,0 +1,96 @@
+// Plays deals locally with libs/rules (decide/evolve, no HTTP): each seat's bot sees only its seat view
+// and the public history of the deal, as it would through the api. For the bench and the tests.
+import {
+  type BismarckEvent,
+  type Command,
+  type MatchOptions,
+  type MatchState,
+  type Seat,
+  type SeatView,
+  type Triple,
+  decide,
+  evolve,
+  initialState,
+  legalActions,
+  seatToAct,
+  seatView,
+  visibleEvents,
+} from '@bismarck/rules';
+import { type DealHistory, dealHistory } from './history';
+import { type BotAction, type StrategyName, chooseAction } from './strategy';
+
+/** The command a bot's action stands for (the api's route bodies, as the rules take them). */
+export const commandOf = (action: BotAction, seat: Seat, deck: () => string[]): Command => {
+  switch (action.route) {
+    case 'deal':
+      return { type: 'deal', seat, deck: deck() };
+    case 'cut':
+      return { type: 'cut', seat, cut: action.body.cut };
+    case 'contract':
+      return { type: 'chooseContract', seat, contract: action.body.contract, trump: action.body.trump ?? null };
+    case 'discard':
+      return { type: 'discard', seat, cards: action.body.cards };
+    case 'play':
+      return { type: 'playCard', seat, card: action.body.card };
+  }
+};
+
+export interface LocalMatch {
+  state: MatchState;
+  events: BismarckEvent[];
+  /** Index in `events` of the current deal's DealStarted (the history a seat reads starts there). */
+  dealStart: number;
+}
+
+/** A seeded match with three seats taken, waiting for its first deal. */
+export const newLocalMatch = (options: Partial<MatchOptions>, firstDealer: Seat): LocalMatch => {
+  const events = decide({ type: 'createMatch', matchId: 'local', players: ['a', 'b', 'c'], options, firstDealer, seeded: true }, initialState());
+  return { state: events.reduce(evolve, initialState()), events, dealStart: events.length };
+};
+
+export interface Seats {
+  readonly strategies: Triple<StrategyName>;
+  /** Each seat's random source. */
+  readonly random: Triple<() => number>;
+  /** Extra context for the strong seats: its time budget and deals drawn per decision. */
+  readonly budgetMs?: number;
+  readonly samples?: number;
+  /** Called with the time each decision of a `strong` seat took (milliseconds). */
+  readonly onStrongDecision?: (ms: number, action: BotAction) => void;
+  /** Called before each decision, with what the seat sees (the tests check it). */
+  readonly onDecision?: (seat: Seat, view: SeatView, history: DealHistory, match: LocalMatch) => void;
+}
+
+/** One step: the seat to act decides from its view and history; returns false when the match is over. */
+export const step = (match: LocalMatch, seats: Seats, deck: () => string[]): boolean => {
+  const seat = seatToAct(match.state);
+  if (seat === null || legalActions(match.state, seat) === null) return false;
+  const view = seatView(match.state, seat);
+  const history = dealHistory(visibleEvents(match.events.slice(match.dealStart), seat));
+  seats.onDecision?.(seat, view, history, match);
+  const strategy = seats.strategies[seat];
+  const start = performance.now();
+  const action = chooseAction(view, strategy, { random: seats.random[seat], history, budgetMs: seats.budgetMs, samples: seats.samples });
+  if (action === null) throw new Error(`seat ${seat} has a legal action and its bot chose none`);
+  if (strategy === 'strong' && action.route !== 'deal') seats.onStrongDecision?.(performance.now() - start, action);
+  const produced = decide(commandOf(action, seat, deck), match.state);
+  for (const e of produced) {
+    if (e.type === 'DealStarted') match.dealStart = match.events.length;
+    match.state = evolve(match.state, e);
+    match.events.push(e);
+  }
+  return true;
+};
+
+/** Plays until the deal now under way (or about to be dealt) is scored; returns its points. */
+export const playDeal = (match: LocalMatch, seats: Seats, deck: () => string[]): Triple<number> => {
+  const scored = match.events.length;
+  for (;;) {
+    if (!step(match, seats, deck)) throw new Error('the match ended before the deal was scored');
+    const last = match.events.slice(scored).find((e) => e.type === 'DealScored');
+    if (last && last.type === 'DealScored') return last.data.points;
+  }
+};
+
+/** A copy of a match to replay the same deal with other seats (events are never mutated). */
+export const forkMatch = (match: LocalMatch): LocalMatch => ({ state: match.state, events: match.events.slice(), dealStart: match.dealStart });
