@@ -115,7 +115,7 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
         refuse(i, 'a log holds one MatchCreated, first');
         break;
       case 'SeatJoined':
-        lines.push(`Joined ${e.data.seat}: ${text(e.data.name)}`);
+        lines.push(`Joined ${e.data.seat}: ${text(e.data.name)}${e.data.bot === undefined ? '' : ` bot ${text(e.data.bot)}`}`);
         break;
       case 'TableAbandoned':
         lines.push(`Abandoned: open ${e.data.openSeats.join(' ')}`.trimEnd());
@@ -227,6 +227,8 @@ function header(d: Data<'MatchCreated'>): string[] {
     `Options: ${OPTION_KEYS.map((k) => `${k}=${o[k]}`).join(' ')}`,
     `First dealer: ${d.firstDealer}`,
     `Fairness: ${d.seeded ? 'seeded' : 'provably-fair'}`,
+    // Only a match created with a bot seat has the line, as only its MatchCreated has `bots`.
+    ...(d.bots ? [`Bots: ${d.bots.map((b) => (b === null ? '-' : text(b))).join(' ')}`] : []),
   ];
 }
 
@@ -298,9 +300,13 @@ const triple = (m: RegExpExecArray, from: number): Triple<number> => [Number(m[f
 const BODY: Rule[] = [
   {
     key: 'Joined',
-    form: 'Joined s: "name"',
-    pattern: re(`Joined ${SEAT}: ${STRING}`),
-    apply: (m, _l, p) => p.push({ type: 'SeatJoined', data: { seat: seatOf(m[1]), name: JSON.parse(m[2]) as string } }),
+    form: 'Joined s: "name" [bot "strategy"]',
+    pattern: re(`Joined ${SEAT}: ${STRING}(?: bot ${STRING})?`),
+    apply: (m, _l, p) =>
+      p.push({
+        type: 'SeatJoined',
+        data: m[3] === undefined ? { seat: seatOf(m[1]), name: JSON.parse(m[2]) as string } : { seat: seatOf(m[1]), name: JSON.parse(m[2]) as string, bot: JSON.parse(m[3]) as string },
+      }),
   },
   {
     key: 'Abandoned',
@@ -491,8 +497,9 @@ export function fromNotation(input: string): BismarckEvent[] {
     .map((t, i) => ({ number: i + 1, text: t.replace(/^[ \t]+|[ \t]+$/g, '') }))
     .filter((l) => l.text !== '' && !l.text.startsWith('#'));
   const p = new Parser();
-  p.push({ type: 'MatchCreated', data: parseHeader(lines, p) });
-  for (const line of lines.slice(HEADER.length)) {
+  const created = parseHeader(lines, p);
+  p.push({ type: 'MatchCreated', data: created });
+  for (const line of lines.slice(HEADER.length + (created.bots ? 1 : 0))) {
     if (p.hands !== null && !line.text.startsWith('Hand')) p.fail(line, `expected "Hand ${p.hands.length}: …": the three hands come together, seats 0, 1, 2`);
     const rule = BODY.find((r) => r.pattern.test(line.text));
     const key = rule?.key ?? keyOf(line.text)?.key;
@@ -535,6 +542,9 @@ const HEADER: HeaderLine[] = [
   { expected: 'Fairness: seeded | provably-fair', pattern: re('Fairness: (seeded|provably-fair)') },
 ];
 
+/** The optional line after the header: the strategy of each bot seat at creation, `-` for a person. */
+const BOTS = re(`Bots: ${PLAYER} ${PLAYER} ${PLAYER}`);
+
 function parseHeader(lines: Line[], p: Parser): Data<'MatchCreated'> {
   const m = HEADER.map((h, i) => {
     const line = lines[i];
@@ -562,11 +572,17 @@ function parseHeader(lines: Line[], p: Parser): Data<'MatchCreated'> {
     fourthRound: choice('fourthRound', o[6]),
   };
   const player = (s: string): string | null => (s === '-' ? null : (JSON.parse(s) as string));
-  return {
+  const created: Data<'MatchCreated'> = {
     matchId: JSON.parse(m[1][1]) as string,
     players: [player(m[2][1]), player(m[2][2]), player(m[2][3])],
     options,
     firstDealer: seatOf(m[5][1]),
     seeded: m[6][1] === 'seeded',
   };
+  const next = lines[HEADER.length];
+  if (next?.text.startsWith('Bots:')) {
+    const bots = BOTS.exec(next.text) ?? p.fail(next, `expected "Bots: "strategy" | - (three times, - for a person)", found "${clip(next.text)}"`);
+    created.bots = [player(bots[1]), player(bots[2]), player(bots[3])];
+  }
+  return created;
 }

@@ -35,6 +35,8 @@ export interface MatchPlan {
   earlyLead: number;
   /** DealStarted records how the deck was made (as the service does), or not (as simulate does). */
   shuffleRecord: boolean;
+  /** Seats the service plays (at creation, or joining a lobby table as a bot); seat 0 is a person. */
+  bots?: Triple<string | null>;
 }
 
 export interface PlayedLog {
@@ -70,15 +72,17 @@ export function playMatch(plan: MatchPlan): PlayedLog {
     options: plan.options,
     firstDealer: (plan.seed % 3) as 0 | 1 | 2,
     seeded: !plan.fair,
+    ...(plan.bots && !lobby ? { bots: plan.bots } : {}),
   });
+  const join = (seat: 1 | 2): Command => ({ type: 'joinSeat', seat, name: plan.names[seat], ...(plan.bots?.[seat] ? { bot: plan.bots[seat] } : {}) });
   if (lobby && plan.abandon) {
-    apply({ type: 'joinSeat', seat: 2, name: plan.names[2] });
+    apply(join(2));
     apply({ type: 'abandonTable' });
     return { events, ends };
   }
   if (lobby) {
-    apply({ type: 'joinSeat', seat: 2, name: plan.names[2] });
-    apply({ type: 'joinSeat', seat: 1, name: plan.names[1] });
+    apply(join(2));
+    apply(join(1));
   }
   let deals = 0;
   for (let steps = 0; steps < 5000; steps++) {

@@ -48,6 +48,7 @@ const plan: fc.Arbitrary<MatchPlan> = fc.record({
   cut: fc.constantFrom(0, 0.5, 1),
   earlyLead: fc.constantFrom(0, 0.2),
   shuffleRecord: fc.boolean(),
+  bots: fc.constantFrom<MatchPlan['bots']>(undefined, [null, 'greedy', 'strong'], [null, null, 'random'], [null, 'strong', null]),
 });
 
 describe('JSON → text → JSON is exact', () => {
@@ -101,6 +102,32 @@ describe('JSON → text → JSON is exact', () => {
       // every type but ContractChosen, which the quick schedule never needs (the modern rows above have it)
       ['CardPlayed', 'CardsLaidAway', 'DealScored', 'DealStarted', 'DealVoided', 'DeckCommitted', 'DeckCut', 'HandsDealt', 'MatchCreated', 'MatchFinished', 'SeatJoined', 'SeedRevealed', 'TableAbandoned', 'TrickTaken'].sort(),
     );
+  });
+});
+
+describe('bot seats', () => {
+  const base = { options: { schedule: 'quick' as const }, names: ['Ann', 'Greedy bot', 'Strong bot'] as Triple<string>, abandon: false, cut: 0.5, earlyLead: 0, shuffleRecord: true };
+
+  it('a match created with bot seats has a Bots line, and comes back with its bots', () => {
+    const { events } = playMatch({ ...base, seed: 21, fair: true, lobby: false, bots: [null, 'greedy', 'strong'] });
+    const text = toNotation(events);
+    expect(text).toMatch(/^Bots: - "greedy" "strong"$/m);
+    expect((fromNotation(text)[0] as Extract<BismarckEvent, { type: 'MatchCreated' }>).data.bots).toEqual([null, 'greedy', 'strong']);
+    expectRoundTrip(events);
+  });
+
+  it('a bot that joins a lobby table is written on its Joined line', () => {
+    const { events } = playMatch({ ...base, seed: 22, fair: true, lobby: true, bots: [null, null, 'random'] });
+    const text = toNotation(events);
+    expect(text).toMatch(/^Joined 2: "Strong bot" bot "random"$/m);
+    expect(text).toMatch(/^Joined 1: "Greedy bot"$/m);
+    expect(text).not.toMatch(/^Bots:/m);
+    expectRoundTrip(events);
+  });
+
+  it('a Bots line that is not three entries is refused with its line', () => {
+    const text = toNotation(playMatch({ ...base, seed: 23, fair: false, lobby: false, bots: [null, 'greedy', null] }).events);
+    expect(() => fromNotation(text.replace('Bots: - "greedy" -', 'Bots: - "greedy"'))).toThrow(/line 8: expected "Bots:/);
   });
 });
 
