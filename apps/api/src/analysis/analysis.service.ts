@@ -9,7 +9,10 @@ import { parseMatchId } from '../matches/match-id';
 import { MetricsService } from '../metrics/metrics.service';
 import { invalidParameter, ProblemException } from '../problem/problem';
 import { analysisConfig } from './analysis.config';
-import { AnalysisPool } from './analysis-pool';
+import type { Piscina } from 'piscina';
+import { join } from 'node:path';
+import { workerPool } from '../workers/worker-pool';
+import type { AnalysisJob, Solved } from './analysis.worker';
 import { dealToAnalyse, type DealAnalysis } from './deal-analysis';
 
 /** The computed analysis, as kept, with when and how long. */
@@ -34,7 +37,7 @@ const RETRY_AFTER = 2;
 export class AnalysisService implements OnApplicationShutdown {
   private readonly logger = new Logger('Analysis');
   private readonly table: AnalysisTable;
-  private readonly pool: AnalysisPool;
+  private readonly pool: Piscina;
   private readonly computing = new Map<string, Promise<StoredAnalysis>>();
   private readonly computed: Counter<'outcome'>;
   private readonly seconds: Histogram;
@@ -46,7 +49,8 @@ export class AnalysisService implements OnApplicationShutdown {
     metrics: MetricsService,
   ) {
     this.table = new AnalysisTable(store.queryable);
-    this.pool = new AnalysisPool(config.workers);
+    // Threads are kept: a deal's analysis takes seconds, starting a thread (the solver loaded) much less.
+    this.pool = workerPool(join(__dirname, 'analysis.worker'), { threads: config.workers, idleTimeout: 600_000 });
     this.computed = new Counter({
       name: 'bismarck_deal_analyses_total',
       help: 'Deal analyses computed by this process (each deal once), by outcome (done, failed).',
@@ -77,8 +81,8 @@ export class AnalysisService implements OnApplicationShutdown {
     const key = `${id}:${deal}`;
     let computing = this.computing.get(key);
     if (!computing) {
-      if (this.pool.waiting >= this.config.queue) {
-        throw new ProblemException('ANALYSIS_BUSY', `${this.pool.waiting} deals wait for their analysis on this server; retry after ${RETRY_AFTER * 2} s.`, { retryAfter: RETRY_AFTER * 2 });
+      if (this.pool.queueSize >= this.config.queue) {
+        throw new ProblemException('ANALYSIS_BUSY', `${this.pool.queueSize} deals wait for their analysis on this server; retry after ${RETRY_AFTER * 2} s.`, { retryAfter: RETRY_AFTER * 2 });
       }
       computing = this.compute(id, deal).finally(() => this.computing.delete(key));
       computing.catch(() => undefined); // a failure reaches the requests waiting; none may be left
@@ -95,7 +99,7 @@ export class AnalysisService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.close();
+    await this.pool.destroy();
   }
 
   private async compute(id: string, deal: number): Promise<StoredAnalysis> {
@@ -103,7 +107,8 @@ export class AnalysisService implements OnApplicationShutdown {
     const played = dealToAnalyse(events, deal);
     if (!played) throw new Error(`deal ${deal} of ${id} is scored but its events were not found`);
     try {
-      const { analysis, ms } = await this.pool.run(played, this.config.maxNodes);
+      const job: AnalysisJob = { deal: played, maxNodes: this.config.maxNodes };
+      const { analysis, ms } = (await this.pool.run(job)) as Solved;
       const stored = await this.table.keep(id, deal, analysis, this.config.maxNodes, ms);
       this.computed.inc({ outcome: 'done' });
       this.seconds.observe(ms / 1000);
