@@ -22,11 +22,10 @@ import {
   type Seat,
   type Suit,
   type Triple,
-  freshDeck,
   mulberry32,
 } from '@bismarck/rules';
 import { SolverBudgetExceeded, solve } from '@bismarck/solver';
-import { type LocalMatch, forkMatch, newLocalMatch, playDeal } from '../src/local';
+import { type LocalMatch, forkMatch, newLocalMatch, playDeal, shuffledDeck } from '../src/local';
 import type { StrategyName } from '../src';
 
 const botDeals = Number(process.env.BENCH_BOT_DEALS ?? 300);
@@ -35,15 +34,6 @@ const seed = Number(process.env.BENCH_SEED ?? 1);
 const maxNodes = Number(process.env.BENCH_SOLVER_MAX_NODES ?? 500_000);
 const budgetMs = process.env.BENCH_BUDGET_MS ? Number(process.env.BENCH_BUDGET_MS) : undefined;
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-
-const shuffled = (random: () => number): Card[] => {
-  const deck = freshDeck();
-  for (let i = deck.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [deck[i], deck[j]] = [deck[j], deck[i]];
-  }
-  return deck;
-};
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const round = (x: number, digits = 2) => Number(x.toFixed(digits));
@@ -64,7 +54,7 @@ const solverBench = () => {
   const times: number[] = [];
   let over = 0;
   for (let i = 0; i < solverDeals; i++) {
-    const deck = shuffled(random);
+    const deck = shuffledDeck(random);
     const { contract, trump } = CONTRACTS[Math.floor(random() * CONTRACTS.length)];
     const mustTrump = random() < 0.5;
     const start = performance.now();
@@ -101,8 +91,8 @@ const situation = (d: number): { match: LocalMatch; deck: Card[]; variant: strin
   const match = newLocalMatch(variant.options, Math.floor(random() * 3) as Seat);
   const target = 1 + Math.floor(random() * DEALS_IN[variant.options.schedule ?? 'modern']);
   const greedy = { strategies: ['greedy', 'greedy', 'greedy'] as Triple<StrategyName>, random: [random, random, random] as Triple<() => number> };
-  for (let k = 1; k < target; k++) playDeal(match, greedy, () => shuffled(random));
-  return { match, deck: shuffled(random), variant: variant.name };
+  for (let k = 1; k < target; k++) playDeal(match, greedy, () => shuffledDeck(random));
+  return { match, deck: shuffledDeck(random), variant: variant.name };
 };
 
 const duplicate = () => {

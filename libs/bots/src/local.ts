@@ -2,6 +2,7 @@
 // and the public history of the deal, as it would through the api. For the bench and the tests.
 import {
   type BismarckEvent,
+  type Card,
   type Command,
   type MatchOptions,
   type MatchState,
@@ -10,6 +11,7 @@ import {
   type Triple,
   decide,
   evolve,
+  freshDeck,
   initialState,
   legalActions,
   seatToAct,
@@ -43,6 +45,16 @@ export interface LocalMatch {
 }
 
 /** A seeded match with three seats taken, waiting for its first deal. */
+/** A deck in random order (Fisher–Yates over `random`), for local play. */
+export const shuffledDeck = (random: () => number): Card[] => {
+  const deck = freshDeck();
+  for (let i = deck.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+};
+
 export const newLocalMatch = (options: Partial<MatchOptions>, firstDealer: Seat): LocalMatch => {
   const events = decide({ type: 'createMatch', matchId: 'local', players: ['a', 'b', 'c'], options, firstDealer, seeded: true }, initialState());
   return { state: events.reduce(evolve, initialState()), events, dealStart: events.length };

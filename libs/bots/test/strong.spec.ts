@@ -6,7 +6,6 @@ import {
   type SeatView,
   type Triple,
   fold,
-  freshDeck,
   legalActions,
   mulberry32,
   seatView,
@@ -14,16 +13,7 @@ import {
 } from '@bismarck/rules';
 import { solve } from '@bismarck/solver';
 import { type BotAction, type DealHistory, type StrategyName, STRATEGIES, chooseAction, dealHistory, knowledgeOf, sampleHands } from '../src';
-import { type LocalMatch, newLocalMatch, step } from '../src/local';
-
-const shuffled = (random: () => number): Card[] => {
-  const deck = freshDeck();
-  for (let i = deck.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [deck[i], deck[j]] = [deck[j], deck[i]];
-  }
-  return deck;
-};
+import { type LocalMatch, newLocalMatch, shuffledDeck, step } from '../src/local';
 
 const codesOf = (hands: Int32Array, seat: number): Card[] => {
   const out: Card[] = [];
@@ -53,7 +43,7 @@ const playMatch = (
     },
     onStrongDecision: (_ms: number, action: BotAction) => onAction?.(last!, action),
   };
-  while (step(match, seats, () => shuffled(random)));
+  while (step(match, seats, () => shuffledDeck(random)));
   return match;
 };
 
