@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { createMatch, playOneAction, playToEnd, seededPick } from './support/player';
@@ -29,6 +29,79 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** Moves the slider to a version and waits until the page shows it. */
+async function showVersion(page: Page, version: number): Promise<void> {
+  await page.$eval('#slider', (s: HTMLInputElement, v: number) => {
+    s.value = String(v);
+    s.dispatchEvent(new Event('input'));
+  }, version);
+  await page.waitForFunction((v) => document.querySelector('#step')?.getAttribute('data-version') === String(v), version);
+}
+
+// A card code as the API writes it ('QH', 'TS'): none may reach the visible text.
+const RAW_CARD = /\b[2-9TJQKA][SHDC]\b/;
+
+/**
+ * WCAG contrast of each element's own text (selected elements and their descendants that hold text)
+ * against the background it is drawn on: the backgrounds of its ancestors laid over one another
+ * (semi-transparent panels over the felt), the page white at the bottom. Returns the ratios.
+ */
+function contrasts(page: Page, selector: string): Promise<{ text: string; ratio: number }[]> {
+  return page.$$eval(selector, (roots) => {
+    const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number).concat(1).slice(0, 4);
+    const over = (top: number[], under: number[]): number[] => {
+      const a = top[3];
+      return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1);
+    };
+    const lum = (c: number[]): number => {
+      const [r, g, b] = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (el: Element): number[] => {
+      const chain: Element[] = [];
+      for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e);
+      return chain.reduce((under, e) => over(rgba(getComputedStyle(e).backgroundColor), under), [255, 255, 255, 1]);
+    };
+    const withText = roots.flatMap((r) => [r, ...Array.from(r.querySelectorAll('*'))])
+      .filter((e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== ''))
+      .filter((e) => (e as HTMLElement).offsetParent !== null || getComputedStyle(e).position === 'fixed');
+    return withText.map((e) => {
+      const fg = over(rgba(getComputedStyle(e).color), background(e));
+      const [hi, lo] = [lum(fg), lum(background(e))].sort((a, b) => b - a);
+      return { text: `${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${(e.textContent ?? '').trim().slice(0, 40)}`, ratio: (hi + 0.05) / (lo + 0.05) };
+    });
+  });
+}
+
+/** Each card's box inside its seat panel's box (a card sticking out is listed). */
+function cardsOutsideSeats(page: Page): Promise<string[]> {
+  return page.$$eval('.seat .card', (cards) =>
+    cards.flatMap((c, i) => {
+      const box = c.getBoundingClientRect();
+      const seat = c.closest('.seat')!.getBoundingClientRect();
+      const inside = box.left >= seat.left - 0.5 && box.right <= seat.right + 0.5 && box.top >= seat.top - 0.5 && box.bottom <= seat.bottom + 0.5;
+      return inside ? [] : [`card ${i} of ${c.closest('.seat')!.id}: [${box.left},${box.right}] outside [${seat.left},${seat.right}]`];
+    }),
+  );
+}
+
+/** The four step buttons stand on one line, every card inside its seat, and nothing is wider than the window. */
+async function expectLayoutHolds(page: Page): Promise<void> {
+  const tops = await page.$$eval('#controls button', (bs) => bs.map((b) => (b as HTMLElement).offsetTop));
+  expect(tops).toHaveLength(4);
+  expect(new Set(tops).size).toBe(1);
+  expect(await cardsOutsideSeats(page)).toEqual([]);
+  const [scrollWidth, width, table, room] = await page.evaluate(() => [
+    document.documentElement.scrollWidth, window.innerWidth,
+    document.querySelector('#scorecard-table')!.scrollWidth, document.querySelector('#scorecard')!.clientWidth,
+  ]);
+  expect(scrollWidth).toBeLessThanOrEqual(width);
+  expect(table).toBeLessThanOrEqual(room); // the scorecard fits, no column cut off
+}
 
 describe('the replay viewer in a real browser', () => {
   it('opens a finished match, steps through it, and shows the same scorecard as the API', async () => {
@@ -140,4 +213,143 @@ describe('the replay viewer in a real browser', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  describe('what a new user met (issue 14)', () => {
+    let m: Awaited<ReturnType<typeof createMatch>>;
+    let events: { version: number; type: string; data: any }[];
+    beforeAll(async () => {
+      m = await createMatch(t.http, { options: { schedule: 'quick' }, seed: 'viewer-fixes' });
+      await playToEnd(t.http, m, seededPick(5));
+      events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
+    }, 60_000);
+
+    it('shows at each moment only the deals scored by then and their totals, never the final ones before the end', async () => {
+      const final = (await t.http().get(`/api/matches/${m.id}/scorecard`).expect(200)).body;
+      const scored = events.filter((e) => e.type === 'DealScored').map((e) => e.version);
+      expect(scored).toHaveLength(3);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${base}/viewer/${m.id}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      // Event 27 (deal 1 in play), the moment deal 1 is scored, and one in deal 2; then the end.
+      for (const version of [27, scored[0], scored[0] + 10, scored[1], events.length]) {
+        await showVersion(page, version);
+        const expected = (await t.http().get(`/api/matches/${m.id}/replay?version=${version}`).expect(200)).body.view.totals;
+        const onScreen = () => page.$$eval('[data-total]', (cells) => cells.map((c) => Number(c.textContent)));
+        expect(await onScreen()).toEqual(expected);
+        const seatTotals = await page.$$eval('.seat', () => [0, 1, 2].map((s) => Number(/total (-?\d+)/.exec(document.querySelector(`#seat-${s} .stats`)?.textContent ?? '')?.[1])));
+        expect(seatTotals).toEqual(expected);
+        const rows = await page.$$eval('#scorecard tr[data-scored]', (r) => r.map((x) => Number(x.getAttribute('data-deal'))));
+        expect(rows).toEqual(final.deals.map((d: any) => d.number).slice(0, scored.filter((v) => v <= version).length));
+        const label = await page.textContent('#scorecard tfoot td');
+        if (version < events.length) {
+          expect(expected).not.toEqual(final.totals); // the seeded match makes the check bite: no spoiler
+          expect(label).toBe(`totals at event ${version}`);
+        } else expect(label).toBe('final');
+      }
+      await page.close();
+    }, 120_000);
+
+    it('writes cards and suits with symbols (hearts and diamonds red), never as codes', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${base}/viewer/${m.id}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const firstTrick = events.find((e) => e.type === 'TrickTaken')!;
+      let sawRed = false;
+      for (let version = 1; version <= events.length; version += 3) {
+        await showVersion(page, version);
+        const text = await page.innerText('body');
+        expect({ version, raw: RAW_CARD.exec(text)?.[0] ?? null }).toEqual({ version, raw: null });
+        if (version > firstTrick.version && version < events.findIndex((e) => e.type === 'DealScored') + 1) {
+          const { view } = (await t.http().get(`/api/matches/${m.id}/replay?version=${version}`).expect(200)).body;
+          const last = view.lastTrick;
+          const symbol = (code: string) => `${code[0] === 'T' ? '10' : code[0]}${{ S: '♠', H: '♥', D: '♦', C: '♣' }[code[1]]}`;
+          expect(await page.textContent('#lastTrick')).toBe(`last trick to ${view.seats[last.winner].name}: ${last.cards.map((p: any) => symbol(p.card)).join(' ')}`);
+          const colours = await page.$$eval('#lastTrick .played', (ps) => ps.map((p) => [p.getAttribute('data-card')!, getComputedStyle(p).color]));
+          for (const [code, colour] of colours) expect({ code, colour }).toEqual({ code, colour: /[HD]$/.test(code) ? 'rgb(192, 38, 45)' : 'rgb(27, 27, 27)' });
+          sawRed ||= colours.some(([code]) => /[HD]$/.test(code));
+        }
+      }
+      expect(sawRed).toBe(true);
+      // The scorecard writes each deal's trump as a symbol too (red for hearts and diamonds).
+      await showVersion(page, events.length);
+      const deals = (await t.http().get(`/api/matches/${m.id}/scorecard`).expect(200)).body.deals;
+      for (const d of deals) {
+        const cell = await page.$eval(`#scorecard tr[data-deal="${d.number}"] td:nth-child(3)`, (c) => ({ text: c.textContent, red: c.querySelector('.sym.red') !== null }));
+        const symbol = d.trump ? ` ${{ S: '♠', H: '♥', D: '♦', C: '♣' }[d.trump as string]}` : '';
+        expect(cell).toEqual({ text: `${d.contract}${symbol}`, red: d.trump === 'H' || d.trump === 'D' });
+      }
+      await page.close();
+    }, 180_000);
+
+    it('draws the last trick and every text on the page at a contrast of at least 4.5:1 (WCAG AA)', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${base}/viewer/${m.id}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const version = events.findIndex((e) => e.type === 'TrickTaken') + 3;
+      await showVersion(page, version);
+      await page.waitForSelector('#lastTrick:not(:empty)');
+      const last = await contrasts(page, '#lastTrick');
+      expect(last.length).toBeGreaterThanOrEqual(4); // the line and its three cards
+      expect(last.filter((c) => c.ratio < 4.5)).toEqual([]);
+      const low = (await contrasts(page, 'body')).filter((c) => c.ratio < 4.5);
+      expect(low).toEqual([]);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'viewer-1280.png'), fullPage: true });
+      await page.close();
+    }, 60_000);
+
+    it('holds at 360 px wide: the step buttons on one line, every card inside its seat, nothing wider than the window', async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const finished = await browser.newPage({ viewport: { width: 360, height: 800 } });
+      await finished.goto(`${base}/viewer/${m.id}`);
+      await finished.waitForSelector('body[data-ready="true"]');
+      await showVersion(finished, events.findIndex((e) => e.type === 'TrickTaken') + 3);
+      await expectLayoutHolds(finished);
+      await finished.screenshot({ path: join(ARTIFACTS, 'viewer-360.png'), fullPage: true });
+      await finished.close();
+
+      // In play: card backs, and forehand holding 20 cards while it lays away (rows wrap in the panel).
+      const playing = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });
+      for (let i = 0; i < 3; i++) await playOneAction(t.http, playing);
+      for (const width of [360, 1280]) {
+        const page = await browser.newPage({ viewport: { width, height: 800 } });
+        await page.goto(`${base}/viewer/${playing.id}`);
+        await page.waitForSelector('body[data-ready="true"]');
+        expect(await page.$$eval('.seat .card.back', (c) => c.length)).toBeGreaterThan(40);
+        await expectLayoutHolds(page);
+        await page.screenshot({ path: join(ARTIFACTS, `viewer-playing-${width}.png`), fullPage: true });
+        await page.close();
+      }
+
+      // A bot's badge still shows, and its seat's heading wraps inside the panel.
+      const withBot = await createMatch(t.http, { players: ['Astrid', { bot: 'greedy' }, 'Cecilia'], options: { schedule: 'quick' } });
+      const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+      await page.goto(`${base}/viewer/${withBot.id}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.textContent('#seat-1 h2')).toContain('bot: greedy');
+      await expectLayoutHolds(page);
+      await page.close();
+    }, 120_000);
+
+    it('says at the top that there is no such match, for an unknown id and for one that is not a match id', async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-match']) {
+        const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.goto(`${base}/viewer/${id}`);
+        await page.waitForSelector('body[data-ready="missing"]');
+        expect(await page.textContent('#notice h2')).toBe(`No match “${id}”`);
+        expect(await page.getAttribute('#notice a', 'href')).toBe('/docs');
+        const box = (await page.$('#notice'))!;
+        expect((await box.boundingBox())!.y).toBeLessThan(150); // at the top, under the header
+        expect(await page.isVisible('#table')).toBe(false);
+        expect(await page.isVisible('#scorecard')).toBe(false);
+        expect(await page.textContent('#error')).toBe(''); // not a second time at the bottom
+        expect(errors).toEqual([]);
+        if (id === 'not-a-match') await page.screenshot({ path: join(ARTIFACTS, 'viewer-missing-360.png'), fullPage: true });
+        await page.close();
+      }
+    }, 60_000);
+  });
 });

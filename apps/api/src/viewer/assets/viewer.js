@@ -15,20 +15,29 @@
     return node;
   };
 
-  const state = { version: 1, latest: 1, types: [], replays: new Map(), scorecard: null, following: true };
+  // scoredAt: the version of each deal's DealScored event, so that a moment shows only the deals scored by then.
+  const state = { version: 1, latest: 1, types: [], scoredAt: new Map(), replays: new Map(), scorecard: null, following: true };
 
   async function get(path) {
     const res = await fetch(path, { headers });
     const body = await res.json();
-    if (!res.ok) throw new Error(body.detail || `${res.status}`);
+    if (!res.ok) throw Object.assign(new Error(body.detail || `${res.status}`), { status: res.status, code: body.code });
     return body;
   }
 
+  // Cards are codes ('QH', 'TS') in the API and symbols on screen: converted here only.
+  const isRed = (suit) => suit === 'H' || suit === 'D';
+  const rankOf = (code) => (code[0] === 'T' ? '10' : code[0]);
+  const named = (code) => `${rankOf(code)}${SUITS[code[1]]}`;
+  /** A suit symbol in running text: on a white chip, so that a red one stays legible on the felt too. */
+  const suitMark = (suit) => el('span', { class: `sym ${isRed(suit) ? 'red' : ''}`, title: { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' }[suit] }, SUITS[suit]);
+  /** A card in running text, e.g. Q♥ (hearts and diamonds red). */
+  const played = (code) => el('span', { class: `played ${isRed(code[1]) ? 'red' : ''}`, 'data-card': code }, named(code));
+  const contractOf = (contract, trump) => (contract ? [contract, ...(trump ? [' ', suitMark(trump)] : [])] : ['—']);
+
   function card(code, extra = '') {
     if (!code) return el('span', { class: `card back ${extra}`, title: 'hidden' });
-    const rank = code[0] === 'T' ? '10' : code[0];
-    const red = code[1] === 'H' || code[1] === 'D';
-    return el('span', { class: `card ${red ? 'red' : ''} ${extra}`, title: code, 'data-card': code }, el('span', {}, rank), el('span', { class: 'suit' }, SUITS[code[1]]));
+    return el('span', { class: `card ${isRed(code[1]) ? 'red' : ''} ${extra}`, title: named(code), 'data-card': code }, el('span', {}, rankOf(code)), el('span', { class: 'suit' }, SUITS[code[1]]));
   }
   const cardRow = (codes, cls = '') => el('div', { class: `cards ${cls}` }, ...codes.map((c) => card(c)));
 
@@ -100,30 +109,42 @@
   }
 
   function renderCentre(view) {
-    const contract = view.contract ? `${view.contract}${view.trump ? ` ${SUITS[view.trump]}` : ''}` : '—';
     const turn = view.turn === null ? '' : ` · to act: ${view.seats[view.turn]?.name ?? view.turn}`;
-    $('#info').textContent = view.status === 'finished'
-      ? `Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map((s) => view.seats[s].name).join(', ')}`
-      : `Deal ${view.dealNumber || '–'} of ${view.dealsInMatch} · ${view.phase} · contract ${contract}${turn}`;
+    if (view.status === 'finished') $('#info').replaceChildren(`Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map((s) => view.seats[s].name).join(', ')}`);
+    else $('#info').replaceChildren(`Deal ${view.dealNumber || '–'} of ${view.dealsInMatch} · ${view.phase} · contract `, ...contractOf(view.contract, view.trump), turn);
     $('#tableCards').replaceChildren(...view.tableCards.map((c) => card(c)));
     $('#trick').replaceChildren(...view.trick.map((p) => {
       const cost = costOf(view.dealNumber, p.card);
       return el('figure', {}, card(p.card, cost >= 1 ? 'costly' : ''), el('figcaption', {}, view.seats[p.seat].name + (cost >= 1 ? ` −${cost}` : '')));
     }));
-    $('#lastTrick').textContent = view.lastTrick ? `last trick to ${view.seats[view.lastTrick.winner].name}: ${view.lastTrick.cards.map((p) => p.card).join(' ')}` : '';
+    const last = view.lastTrick;
+    $('#lastTrick').replaceChildren(...(last ? [`last trick to ${view.seats[last.winner].name}: `, ...last.cards.flatMap((p, i) => [i ? ' ' : '', played(p.card)])] : []));
   }
 
-  function renderScorecard(view) {
+  // No spoilers: the moment on screen shows the deals scored up to it and the totals of its own replay;
+  // a deal scored later is an empty row, as it was then.
+  function renderScorecard(view, version) {
     const sc = state.scorecard;
     if (!sc) return;
     const names = sc.seats.map((s) => s.name);
-    const rows = sc.deals.map((d) => el('tr', { class: d.number > view.dealNumber ? 'future' : '' },
-      el('td', {}, String(d.number)), el('td', {}, names[d.forehand]), el('td', {}, `${d.contract}${d.trump ? ` ${SUITS[d.trump]}` : ''}`),
-      ...d.tricks.map((t, s) => el('td', {}, `${t} (${d.points[s] > 0 ? '+' : ''}${d.points[s]})`))));
+    const known = new Map(sc.deals.filter((d) => state.scoredAt.get(d.number) <= version).map((d) => [d.number, d]));
+    const count = Math.max(view.dealsInMatch, ...sc.deals.map((d) => d.number));
+    const rows = Array.from({ length: count }, (_, i) => i + 1).map((number) => {
+      const d = known.get(number);
+      if (!d) {
+        const current = number === view.dealNumber && view.status === 'playing';
+        return el('tr', { class: current ? 'current' : 'future', 'data-deal': String(number) },
+          el('td', {}, String(number)), el('td', { colspan: String(2 + names.length) }, current ? 'in play' : '—'));
+      }
+      return el('tr', { 'data-deal': String(number), 'data-scored': 'true' },
+        el('td', {}, String(number)), el('td', {}, names[d.forehand]), el('td', {}, ...contractOf(d.contract, d.trump)),
+        ...d.tricks.map((t, s) => el('td', {}, `${t} (${d.points[s] > 0 ? '+' : ''}${d.points[s]})`)));
+    });
+    const label = view.status === 'finished' ? 'final' : `totals at event ${version}`;
     $('#scorecard').replaceChildren(el('table', { id: 'scorecard-table' },
       el('thead', {}, el('tr', {}, el('th', {}, 'deal'), el('th', {}, 'forehand'), el('th', {}, 'contract'), ...names.map((n) => el('th', {}, n)))),
       el('tbody', {}, ...rows),
-      el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, sc.finished ? 'final' : 'totals'), ...sc.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))));
+      el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, label), ...view.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))));
   }
 
   async function show(version) {
@@ -134,7 +155,7 @@
     [0, 1, 2].forEach((s) => renderSeat(s, view, revealed));
     renderCentre(view);
     renderAnalysis(view, revealed);
-    renderScorecard(view);
+    renderScorecard(view, version);
     $('#slider').max = String(state.latest);
     $('#slider').value = String(version);
     $('#step').textContent = `event ${version} / ${state.latest}: ${state.types[version - 1] ?? ''}`;
@@ -144,13 +165,18 @@
 
   async function refresh() {
     const types = [];
+    const scoredAt = new Map();
     for (let after = 0; ; ) {
       const page = await get(`${api}/events?after=${after}&limit=1000`);
-      types.push(...page.events.map((e) => e.type));
+      for (const e of page.events) {
+        types.push(e.type);
+        if (e.type === 'DealScored' && e.data) scoredAt.set(e.data.deal, e.version);
+      }
       if (page.next === null) break;
       after = page.next;
     }
     state.types = types;
+    state.scoredAt = scoredAt;
     state.latest = types.length;
     state.scorecard = await get(`${api}/scorecard`);
     const pub = await get(api);
@@ -182,6 +208,20 @@
 
   function fail(error) { $('#error').textContent = String(error.message || error); }
 
+  // Nothing to show (an unknown id, or not a match id at all): say so at the top, and where to start.
+  function failToLoad(error) {
+    const missing = error.status === 404;
+    document.body.classList.add('missing');
+    document.title = missing ? 'Bismarck — no such match' : 'Bismarck — match viewer';
+    $('#notice').replaceChildren(
+      el('h2', {}, missing ? `No match “${id}”` : 'The match could not be loaded'),
+      el('p', {}, missing ? 'There is no match with this id. Check the link: a match id looks like 1b4e28ba-2fa1-4f2c-883f-0cda2b9c6e1a.' : String(error.message || error)),
+      ...(missing ? [el('p', {}, 'To start a match, see ', el('a', { href: '/docs' }, 'the API documentation'), ' (POST /api/matches), then open /viewer/ followed by its id.')] : []),
+    );
+    $('#notice').hidden = false;
+    document.body.dataset.ready = missing ? 'missing' : 'failed';
+  }
+
   // Follow a live match: the event stream wakes us (polling if it is not available); the log stays the truth.
   function follow() {
     // A wake-up during a refresh is not dropped: one more refresh follows (the last events of a match
@@ -209,5 +249,5 @@
     } else setInterval(update, 3000);
   }
 
-  refresh().then(() => show(state.latest)).then(follow).catch(fail);
+  refresh().then(() => show(state.latest)).then(follow, failToLoad).catch(fail);
 })();
