@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { Agent, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { takeOverSocket } from '../live/sse-socket';
 import { GracefulExpressAdapter } from './http-adapter';
 
@@ -88,6 +88,19 @@ describe('GracefulExpressAdapter: a stopping server ends every connection', () =
     const started = Date.now();
     await app.close();
     expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await settled(() => adapter.connectionCount)).toBe(0);
+  });
+
+  it('closes at once a connection that has not sent a request yet (Node\'s closeIdleConnections misses it)', async () => {
+    const { app, adapter, port } = await start(10_000);
+    const spare = connect(port, '127.0.0.1');
+    await new Promise((resolve) => spare.once('connect', resolve));
+    expect(await settled(() => (adapter.connectionCount === 1 ? 0 : 1))).toBe(0);
+    const ended = new Promise<void>((resolve) => spare.once('close', () => resolve()));
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await ended;
     expect(await settled(() => adapter.connectionCount)).toBe(0);
   });
 

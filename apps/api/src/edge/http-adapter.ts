@@ -16,6 +16,8 @@ export class GracefulExpressAdapter extends ExpressAdapter {
   private closing = false;
   /** Every open connection, those taken over for live streams included (Node's own list drops them). */
   private readonly sockets = new Set<Socket>();
+  /** Those taken over for live streams: the live hub ends them itself, with their last events. */
+  private readonly streams = new WeakSet<Socket>();
 
   constructor(private readonly graceMs = SHUTDOWN_GRACE_MS) {
     super();
@@ -29,7 +31,10 @@ export class GracefulExpressAdapter extends ExpressAdapter {
       this.sockets.add(socket);
       track(socket);
     });
-    server.on(SOCKET_TAKEN_OVER, track);
+    server.on(SOCKET_TAKEN_OVER, (socket: Socket) => {
+      this.streams.add(socket);
+      track(socket);
+    });
     // Before Express sees the request: the header makes Node end the socket once the answer is sent.
     server.prependListener('request', (_req, res: ServerResponse) => {
       if (this.closing) res.setHeader('Connection', 'close');
@@ -39,13 +44,16 @@ export class GracefulExpressAdapter extends ExpressAdapter {
   override beforeClose(): void {
     super.beforeClose();
     this.closing = true;
-    // Answers in flight (their headers not sent yet) close their connection too. Node keeps a socket's
-    // current response in `_httpMessage` (http-terminator relies on it the same way).
+    // Node keeps a socket's current response in `_httpMessage` (http-terminator relies on it the same
+    // way): an answer in flight, its headers not sent yet, closes its connection too; a socket with none
+    // is idle and closes now — Node's closeIdleConnections() misses one that has not sent a request yet
+    // (a client's spare connection), which held close() until the client's own keep-alive timeout.
     for (const socket of this.sockets) {
+      if (this.streams.has(socket)) continue;
       const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (res && !res.headersSent) res.setHeader('Connection', 'close');
+      if (!res) socket.destroy();
+      else if (!res.headersSent) res.setHeader('Connection', 'close');
     }
-    (this.getHttpServer() as Server | undefined)?.closeIdleConnections();
   }
 
   override close(): Promise<unknown> | undefined {
