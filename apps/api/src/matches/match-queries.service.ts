@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { invalidParameter, ProblemException } from '../problem/problem';
-import { isListTime, MatchReader, storedEventView, type EventView, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
+import { isListTime, MatchReader, storedEventView, type EventView, type FoldedMatch, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
 import { parseMatchId } from './match-id';
 import { MatchStreams } from './match-streams.service';
 
@@ -53,10 +53,7 @@ export class MatchQueries {
 
   /** The log, each event redacted for this caller as of now (a scored deal has no secrets left). */
   async events(id: string, viewer: Viewer, after: number, limit: number): Promise<EventPage> {
-    // Caught up with the log first (another instance may have appended), so that `version` is the
-    // log's and redaction uses the newest state: a deal scored by now has no secrets left.
-    const latest = await this.streams.load(id, true);
-    if (!latest) throw notFound(id);
+    const latest = await this.caughtUp(id);
     const stored = await this.store.readStream(id, { after, limit: limit + 1 });
     const page = stored.slice(0, limit);
     const pinned = page.find((e) => e.version === latest.checkpoint);
@@ -66,6 +63,23 @@ export class MatchQueries {
       next: stored.length > limit ? page[page.length - 1].version : null,
       checkpoint: { version: latest.checkpoint, hash: pinned ? pinned.hash : await this.store.hashAt(id, latest.checkpoint) },
     };
+  }
+
+  /** The whole log as `viewer` may see it (the notation), redacted as `events` does. */
+  async log(id: string, viewer: Viewer): Promise<{ version: number; events: EventView[] }> {
+    const latest = await this.caughtUp(id);
+    const stored = await this.store.readStream(id, { limit: latest.version });
+    return { version: latest.version, events: stored.map((e) => storedEventView(e, viewer, latest)) };
+  }
+
+  /**
+   * Caught up with the log first (another instance may have appended), so that `version` is the
+   * log's and redaction uses the newest state: a deal scored by now has no secrets left.
+   */
+  private async caughtUp(id: string): Promise<FoldedMatch> {
+    const latest = await this.streams.load(id, true);
+    if (!latest) throw notFound(id);
+    return latest;
   }
 }
 
