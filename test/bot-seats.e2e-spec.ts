@@ -100,6 +100,7 @@ describe('bot seats', () => {
   const t = useTestApp();
 
   it('one request creates a match against two bots; the person plays it to the end over HTTP; audit, scorecard and rebuild agree', async () => {
+    const readBefore = t.app.get(BotRunner).eventsRead;
     const created = await t
       .http()
       .post('/api/matches')
@@ -127,6 +128,8 @@ describe('bot seats', () => {
     expect(events[0].data).toMatchObject({ players: ['Astrid', 'Greedy bot', 'Otto'], bots: [null, 'greedy', 'random'] });
     // The bots played their cards: 16 per deal each.
     for (const seat of [1, 2]) expect(events.filter((e) => e.type === 'CardPlayed' && (e.data as { seat: number }).seat === seat).length).toBe(3 * 16);
+    // Each bot move read only what was appended since the last: no more events than the log holds (re-reading the whole log on every move read 16,145 for a log of 214).
+    expect(t.app.get(BotRunner).eventsRead - readBefore).toBeLessThanOrEqual(events.length);
 
     const card = (await t.http().get(`/api/matches/${id}/scorecard`).expect(200)).body;
     expect(card.totals).toEqual(end.totals);

@@ -4,13 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotAction, StrategyName } from '@bismarck/bots';
 import { dealHistory } from '@bismarck/bots';
 import { EventStore } from '@bismarck/event-store';
-import { foldOnto, matchesAwaitingBots, toDomainEvent, UNBORN } from '@bismarck/projections';
+import { matchesAwaitingBots, toDomainEvent } from '@bismarck/projections';
 import { legalActions, RuleViolation, seatView, visibleEvents, type MatchState, type Seat } from '@bismarck/rules';
 import { appConfig } from '../config/app.config';
 import { MatchCommands, type SeatCommand } from '../matches/match-commands.service';
 import { MatchWriter } from '../matches/match-writer.service';
 import { ProblemException } from '../problem/problem';
 import { BotDecider } from './bot-decider.service';
+import { KnownMatches, learn } from './known-matches';
 
 const SEATS: Seat[] = [0, 1, 2];
 /** Matches looked at per sweep. */
@@ -19,6 +20,8 @@ const PER_SWEEP = 100;
 const STUCK_MS = 2_000;
 /** Lost races in a row (another instance, a person faster at the cut) before a match is left to the sweep. */
 const MAX_LOST = 5;
+/** Matches whose fold and deal in progress the runner keeps between moves (~15 kB each). */
+const KNOWN_MATCHES = 1_000;
 
 /**
  * The bot seat that may act now, or null. A bot on the dealer's right cuts before its dealer deals
@@ -76,7 +79,9 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private unhook: (() => void) | undefined;
   private stopped = false;
+  private read = 0;
   private readonly stopping = new AbortController();
+  private readonly known = new KnownMatches(KNOWN_MATCHES);
 
   constructor(
     private readonly store: EventStore,
@@ -142,6 +147,11 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return this.sweeping;
   }
 
+  /** Events read from the log so far (the tests' measure of what a bot move costs). */
+  get eventsRead(): number {
+    return this.read;
+  }
+
   /** True while some match's bots are being played in this process. */
   get busy(): boolean {
     return this.running.size > 0;
@@ -151,9 +161,14 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     let lost = 0;
     while (!this.stopped) {
       entry.again = false;
-      // The log, not a cache: the bot decides from exactly the events of the version it names.
-      const events = (await this.store.readStream(matchId)).map(toDomainEvent);
-      const { state, version } = foldOnto(UNBORN, events);
+      // The log, not the writer's cache: the bot decides from exactly the events of the version it
+      // names, read on from where this runner last read the match.
+      const before = this.known.get(matchId);
+      const fresh = (await this.store.readStream(matchId, { after: before?.folded.version ?? 0 })).map(toDomainEvent);
+      this.read += fresh.length;
+      const known = learn(before, fresh);
+      this.known.set(matchId, known);
+      const { state, version } = known.folded;
       const seat = botToAct(state);
       if (seat === null || lost >= MAX_LOST) {
         // Checked and given up in one step, so a wake-up in between cannot be lost.
@@ -166,7 +181,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.config.botDelayMs > 0) await sleep(this.config.botDelayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       if (this.stopped) return;
       // What the seat may see, and nothing more: its view and the log redacted for it.
-      const action = await this.decider.decide({ strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(events, seat)) });
+      const action = await this.decider.decide({ strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) });
       if (!action || this.stopped) return;
       try {
         await this.commands.execute(matchId, seat, seatCommand(action), { expectedVersion: version, idempotencyKey: `bot-${version}` });

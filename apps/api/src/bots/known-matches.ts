@@ -1,0 +1,45 @@
+import { foldOnto, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import type { BismarckEvent } from '@bismarck/rules';
+
+/**
+ * What the bot runner has read of a match: its fold, and the events of the deal in progress (from
+ * its DealStarted), which are all a bot's deal history needs. A bot move then reads only the events
+ * appended since the last one, not the whole log again: in a long match that re-read was quadratic.
+ */
+export interface KnownMatch {
+  readonly folded: FoldedMatch;
+  readonly deal: readonly BismarckEvent[];
+}
+
+/** `known` (or nothing yet) with the events that follow it. */
+export function learn(known: KnownMatch | undefined, fresh: readonly BismarckEvent[]): KnownMatch {
+  if (fresh.length === 0 && known) return known;
+  const restart = fresh.findLastIndex((e) => e.type === 'DealStarted');
+  const deal = restart >= 0 ? fresh.slice(restart) : [...(known?.deal ?? []), ...fresh];
+  return { folded: foldOnto(known?.folded ?? UNBORN, fresh), deal };
+}
+
+/**
+ * The matches read lately, the least recently used dropped past `capacity` (a dropped match is read
+ * whole again when a bot next acts in it). A finished match is forgotten at once.
+ */
+export class KnownMatches {
+  private readonly matches = new Map<string, KnownMatch>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(matchId: string): KnownMatch | undefined {
+    return this.matches.get(matchId);
+  }
+
+  set(matchId: string, known: KnownMatch): void {
+    this.matches.delete(matchId);
+    if (known.folded.state.status === 'finished') return;
+    this.matches.set(matchId, known);
+    if (this.matches.size > this.capacity) this.matches.delete(this.matches.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.matches.size;
+  }
+}
