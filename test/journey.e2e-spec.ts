@@ -2,8 +2,8 @@ import { formatReport, runJourneys } from './support/journey';
 
 // Property-based journeys through the HTTP API (test/support/journey.ts): fast-check generates whole
 // journeys (lobby tables and seeds, options, cuts, retries, a restart, a second api instance,
-// unfinished matches, live streams following every match) and after each one checks every promise
-// for every match. Bounded in time: the journeys that do not fit are skipped (the report says how
+// unfinished matches, bot seats, live streams following every match) and after each one checks every
+// promise for every match. Bounded in time: the journeys that do not fit are skipped (the report says how
 // many ran). `npm run test:chaos` runs more.
 //
 // JOURNEY_SEED and JOURNEY_PATH replay a reported counterexample (the same plan; an unseeded match's
@@ -13,7 +13,7 @@ const RUNS = Number(process.env.JOURNEY_RUNS ?? 12);
 const TIME_LIMIT_MS = Number(process.env.JOURNEY_TIME_MS ?? 70_000);
 
 describe('user journeys where features meet', () => {
-  it('keep every promise: audit, export, rebuild, list, no leaks, gapless versions, scorecard, live streams', async () => {
+  it('keep every promise: audit, export, rebuild, list, no leaks, gapless versions, scorecard, live streams, notation, analysis', async () => {
     const report = await runJourneys({
       numRuns: process.env.JOURNEY_PATH ? 1 : RUNS,
       seed: process.env.JOURNEY_SEED ? Number(process.env.JOURNEY_SEED) : undefined,

@@ -1,8 +1,11 @@
 // Property-based journeys through the HTTP API, where features meet: lobby tables and seeds, every
 // option, cuts, retries with and without an Idempotency-Key, stale If-Match, a restart of the api and
-// a second api instance on the same database, matches left unfinished, each match followed live by a
+// a second api instance on the same database, matches left unfinished, bot seats (named at creation or
+// given through the lobby, played by whichever instance is up), each match followed live by a
 // spectator's and a seat's event stream throughout. fast-check generates a whole journey (one to three
-// matches); after it, every promise is checked for every match at once.
+// matches); after it, every promise is checked for every match at once: the audit, the export, the
+// list, gapless versions, the scorecard, the streams, every caller's notation read back to its events
+// page, the analysis of a scored deal, no leak in anything any caller received, the rebuild.
 //
 // No jest in here: `test/journey.e2e-spec.ts` and `test/chaos/chaos.ts` both run `runJourneys`, and
 // a broken promise is an Error whose message names it. The spec asserts on the report.
@@ -14,7 +17,8 @@ import { auditMatch, EXPORT_FORMAT, type ExportedMatch } from '@bismarck/audit';
 import { parseSse } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { PROJECTION_TABLES, ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
-import { evolve, initialState, nothingSecret, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
+import { fromNotation } from '@bismarck/notation';
+import { evolve, initialState, legalActions, nothingSecret, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, openDataSource, type TestDatabase } from './database';
 import { seededPick } from './player';
@@ -24,7 +28,10 @@ import { listenLocal } from './server';
 
 const SEATS: Seat[] = [0, 1, 2];
 const VIEWERS: Viewer[] = [0, 1, 2, 'spectator'];
-const PEEKS = ['view', 'state', 'events', 'replay', 'scorecard', 'list', 'audit'] as const;
+const PEEKS = ['view', 'state', 'events', 'replay', 'scorecard', 'list', 'audit', 'notation'] as const;
+/** The strategies a journey seats (the strong bot thinks too long for a journey's pace). */
+const BOTS = ['random', 'greedy'] as const;
+type Bot = (typeof BOTS)[number];
 type Peek = (typeof PEEKS)[number];
 
 /** One match of a journey, its fields in the order they shrink. */
@@ -34,6 +41,8 @@ export interface MatchPlan {
   stopAfter: number;
   /** Seats created open (`null`): a lobby table, the open seats joined in `joinOrder`. */
   open: [boolean, boolean, boolean];
+  /** Seats the service plays: named at creation (`{ bot }`), or an open seat given to a bot through the lobby. */
+  bots: [Bot | null, Bot | null, Bot | null];
   seed: string | null;
   joinOrder: Seat[];
   options: Partial<MatchOptions>;
@@ -104,6 +113,8 @@ const PERMUTATIONS: Seat[][] = [
   [2, 1, 0],
 ];
 
+const botOrNobody: fc.Arbitrary<Bot | null> = weighted<Bot | null>([2, fc.constant(null)], [1, fc.constantFrom(...BOTS)]);
+
 const matchArbitrary = (o: Required<JourneyArbitraryOptions>): fc.Arbitrary<MatchPlan> =>
   fc
     .record({
@@ -116,6 +127,8 @@ const matchArbitrary = (o: Required<JourneyArbitraryOptions>): fc.Arbitrary<Matc
         [3, fc.constant([false, false, false] as [boolean, boolean, boolean])],
         [2, fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()).filter((seats) => seats.some(Boolean))],
       ),
+      // Then no bot seats.
+      bots: weighted<[Bot | null, Bot | null, Bot | null]>([3, fc.constant([null, null, null] as [null, null, null])], [2, fc.tuple(botOrNobody, botOrNobody, botOrNobody)]),
       seed: weighted<string | null>([7, fc.constant(null)], [3, fc.stringMatching(/^[a-z0-9-]{1,12}$/)]),
       joinOrder: fc.constantFrom(...PERMUTATIONS),
       options: optionsArbitrary(o.longSchedules),
@@ -156,8 +169,8 @@ export function journeyArbitrary(options: JourneyArbitraryOptions = {}): fc.Arbi
 /** One line per match, for reports: what the journey did. */
 export function describePlan(plan: JourneyPlan): string {
   const matches = plan.matches.map((m, i) => {
-    const seats = m.open.map((open) => (open ? '_' : 'named')).join(',');
-    const lobby = m.open.some(Boolean) ? `lobby [${seats}] joined ${m.joinOrder.filter((s) => m.open[s]).join('→')}` : 'three names';
+    const seats = m.open.map((open, s) => (open ? '_' : 'named') + (m.bots[s] ? `:${m.bots[s]}` : '')).join(',');
+    const lobby = m.open.some(Boolean) ? `lobby [${seats}] joined ${m.joinOrder.filter((s) => m.open[s]).join('→')}` : `seats [${seats}]`;
     const cuts = m.cuts.map((c) => (c ? 'c' : '-')).join('');
     return `#${i}: ${lobby}${m.seed === null ? '' : `, seed ${JSON.stringify(m.seed)}`}, options ${JSON.stringify(m.options)}, cuts [${cuts}], ${m.finish ? 'to the end' : `stop after ${m.stopAfter} actions`}`;
   });
@@ -261,6 +274,8 @@ interface LiveMatch {
   plan: MatchPlan;
   id: string;
   tokens: (string | undefined)[];
+  /** The bot seats (no token: the service plays them). */
+  bots: (Bot | null)[];
   actions: number;
   /** Deal commands accepted so far (a redeal counts), to find the plan's cut. */
   deals: number;
@@ -300,6 +315,13 @@ export interface JourneyCounts {
   restarts: number;
   secondInstances: number;
   bodiesScanned: number;
+  botSeats: number;
+  /** Moves the service made for bot seats while the journey waited for them. */
+  botMoves: number;
+  /** Notations read and parsed back (peeks and the final check). */
+  notations: number;
+  /** Analyses of scored deals answered (200). */
+  analyses: number;
 }
 
 const zeroCounts = (): JourneyCounts => ({
@@ -322,14 +344,23 @@ const zeroCounts = (): JourneyCounts => ({
   restarts: 0,
   secondInstances: 0,
   bodiesScanned: 0,
+  botSeats: 0,
+  botMoves: 0,
+  notations: 0,
+  analyses: 0,
 });
 
 const JOINER_NAMES = ['Dagny', 'Eirik', 'Åse'];
 const CREATOR_NAMES = ['Astrid', 'Bjørn', 'Cecilia'];
+/**
+ * How long a bot seat may take to move. A move lost with an instance that stopped is taken by the
+ * other's sweep (BOT_SWEEP_MS, shortened for the journeys, plus the 2 s a turn must sit idle).
+ */
+const BOT_WAIT_MS = 15_000;
 /** Safety net: no journey plays more steps than this (three modern matches take about 2000). */
 const MAX_STEPS = 2500;
 const short = (v: unknown, n = 400): string => {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const s = typeof v === 'string' ? v : String(JSON.stringify(v));
   return s.length > n ? `${s.slice(0, n)}…` : s;
 };
 
@@ -380,12 +411,15 @@ class Journey {
   private async call(m: LiveMatch, viewer: Viewer, what: string, build: (http: Http) => Test, via?: Http): Promise<Answer> {
     const res = await build(via ?? this.http());
     const version = await this.lab.logLength(m.id);
-    m.seen.push({ viewer, version, what, text: res.text });
+    // The moment a body shows is its own version when it names one: a bot seat may have moved since.
+    const own = res.body?.version;
+    m.seen.push({ viewer, version: Number.isInteger(own) && own <= version ? own : version, what, text: res.text });
     return { status: res.status, body: res.body, text: res.text, version };
   }
 
   private get(m: LiveMatch, viewer: Viewer, path: string, via?: Http): Promise<Answer> {
     const token = viewer === 'spectator' ? undefined : m.tokens[viewer];
+    if (viewer !== 'spectator' && token === undefined) return this.get(m, 'spectator', path.endsWith('/view') ? path.slice(0, -5) : path, via);
     const build = (http: Http) => {
       const req = http().get(path);
       return token ? req.set('Authorization', `Bearer ${token}`) : req;
@@ -418,7 +452,7 @@ class Journey {
   // ---- creating and joining ----
 
   private async create(index: number, plan: MatchPlan): Promise<void> {
-    const players = SEATS.map((s) => (plan.open[s] ? null : CREATOR_NAMES[s]));
+    const players = SEATS.map((s) => (plan.open[s] ? null : plan.bots[s] ? { bot: plan.bots[s] } : CREATOR_NAMES[s]));
     const body: Record<string, unknown> = { players, options: plan.options, ...(plan.seed === null ? {} : { seed: plan.seed }) };
     const lobby = plan.open.some(Boolean);
     const strangersAtASeededTable = lobby && plan.seed !== null;
@@ -442,6 +476,7 @@ class Journey {
       plan,
       id: res.body.id,
       tokens: [undefined, undefined, undefined],
+      bots: plan.bots.slice(),
       actions: 0,
       deals: 0,
       leadsTriedUpTo: -1,
@@ -451,9 +486,12 @@ class Journey {
       pick: seededPick(this.plan.pickSeed + index * 7919),
       watchers: [],
     };
-    for (const s of res.body.seats as { seat: Seat; token: string }[]) m.tokens[s.seat] = s.token;
+    for (const s of res.body.seats as { seat: Seat; token?: string }[]) m.tokens[s.seat] = s.token;
+    const botTokens = SEATS.filter((s) => plan.bots[s] && !plan.open[s] && m.tokens[s] !== undefined);
+    if (botTokens.length) this.fail('bots', m, `the creation answered a token for bot seat(s) ${botTokens.join(', ')}`);
     this.matches.push(m);
     this.counts.matches++;
+    this.counts.botSeats += plan.bots.filter(Boolean).length;
     m.watchers.push(new Watcher(this.lab, m, 'spectator'));
     if (lobby) {
       this.counts.lobbies++;
@@ -466,14 +504,17 @@ class Journey {
     const order = m.plan.joinOrder.filter((s) => m.plan.open[s]);
     for (const [i, seat] of order.entries()) {
       if (i === order.length - 1 && m.plan.commandWhileWaiting) await this.commandBeforeStart(m);
-      const res = await this.call(m, seat, `join ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).send({ name: JOINER_NAMES[seat] }));
+      const bot = m.plan.bots[seat];
+      const res = bot
+        ? await this.call(m, 'spectator', `bot ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/bot`).send({ bot }))
+        : await this.call(m, seat, `join ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).send({ name: JOINER_NAMES[seat] }));
       const last = i === order.length - 1;
-      if (res.status !== 201 || res.body.status !== (last ? 'playing' : 'waiting')) {
-        this.fail('join', m, `joining seat ${seat} answered ${res.status} ${short(res.body)} (expected 201, ${last ? 'playing' : 'waiting'})`);
+      if (res.status !== 201 || res.body.status !== (last ? 'playing' : 'waiting') || (bot && (res.body.bot !== bot || 'token' in res.body))) {
+        this.fail('join', m, `${bot ? `giving seat ${seat} to a ${bot} bot` : `joining seat ${seat}`} answered ${res.status} ${short(res.body)} (expected 201, ${last ? 'playing' : 'waiting'})`);
         m.done = true;
         return;
       }
-      m.tokens[seat] = res.body.token;
+      if (!bot) m.tokens[seat] = res.body.token;
     }
     if (m.plan.joinTakenSeat) {
       const seat = order[0];
@@ -532,10 +573,18 @@ class Journey {
 
   /** One action of one match: whoever is to act does one of its legal things, with the twists planned here. */
   private async step(m: LiveMatch): Promise<void> {
+    // A bot seat's turn (or its cut): the service moves, the journey waits. Past this, the match waits
+    // for a person, so what the state shows holds until the journey acts; a match is left only then.
+    const bot = await this.botToMove(m);
+    if (bot) return this.awaitBot(m, bot);
     const state = await this.get(m, 'spectator', `/api/matches/${m.id}`);
     if (state.status !== 200) return this.stuck(m, 'state', `the public state answered ${state.status} ${short(state.body)}`);
     this.pin(m, state.body);
-    if (state.body.status === 'finished' || (!m.plan.finish && m.actions >= m.plan.stopAfter)) {
+    if (state.body.status === 'finished') {
+      m.done = true;
+      return;
+    }
+    if (!m.plan.finish && m.actions >= m.plan.stopAfter) {
       m.done = true;
       return;
     }
@@ -551,6 +600,40 @@ class Journey {
       if (await this.leadBeforeDiscard(m, next.seat, next.hand)) return;
     }
     await this.act(m, next.seat, next.action, next.version, twists);
+  }
+
+  /**
+   * The bot seat the service moves next at `version` (default: the log's length), from the true log
+   * and the rules, as the service's BotRunner picks it: a bot on the dealer's right cuts first. Null
+   * when the match waits for a person (or is over).
+   */
+  private async botToMove(m: LiveMatch, version?: number): Promise<{ seat: Seat; version: number } | null> {
+    if (!m.bots.some(Boolean)) return null;
+    const log = await this.lab.trueLog(m.id);
+    const upTo = Math.min(version ?? log.length, log.length);
+    let state = initialState();
+    for (const e of log.slice(0, upTo)) state = evolve(state, { type: e.type, data: e.data } as BismarckEvent);
+    let acting: Seat | null = null;
+    for (const seat of SEATS) {
+      if (!m.bots[seat]) continue;
+      const legal = legalActions(state, seat);
+      if (legal?.action === 'cut') return { seat, version: upTo };
+      if (legal) acting = seat;
+    }
+    return acting === null ? null : { seat: acting, version: upTo };
+  }
+
+  /** The service makes the bot's move: the log grows past the version the bot's turn came at. */
+  private async awaitBot(m: LiveMatch, bot: { seat: Seat; version: number }): Promise<void> {
+    const until = Date.now() + BOT_WAIT_MS;
+    while (Date.now() < until) {
+      if ((await this.lab.logLength(m.id)) > bot.version) {
+        this.counts.botMoves++;
+        return;
+      }
+      await pause(10);
+    }
+    this.stuck(m, 'bots', `bot seat ${bot.seat} (${m.bots[bot.seat]}) did not move within ${BOT_WAIT_MS} ms of its turn at version ${bot.version}`);
   }
 
   private stuck(m: LiveMatch, promise: string, detail: string): void {
@@ -610,53 +693,61 @@ class Journey {
     const before = await this.lab.logLength(m.id);
     const answer = await this.command(m, seat, action, headers);
     if (answer.status !== 200) return this.stuck(m, 'legal', `seat ${seat}'s legal ${action.path} ${short(action.body ?? {})} ${JSON.stringify(headers)} answered ${answer.status} ${short(answer.body)}`);
-    this.checkAnswer(m, answer, before, `${action.path} by seat ${seat}`);
+    const botsMove = await this.checkAnswer(m, answer, before, `${action.path} by seat ${seat}`);
     m.actions++;
     this.counts.actions++;
     if (action.path === 'deal') m.deals++;
     if (action.path === 'cut') this.counts.cuts++;
-    if (kinds.has('sameKey')) await this.resendSameKey(m, seat, action, headers, answer);
-    if (kinds.has('plainResend')) await this.resendPlain(m, seat, action);
-    if (kinds.has('staleIfMatch')) await this.resendStale(m, seat, action, before);
+    // Once a bot seat may move, the log can grow under a resend: its answer is checked, not the log's length.
+    if (kinds.has('sameKey')) await this.resendSameKey(m, seat, action, headers, answer, botsMove);
+    if (kinds.has('plainResend')) await this.resendPlain(m, seat, action, botsMove);
+    if (kinds.has('staleIfMatch')) await this.resendStale(m, seat, action, before, botsMove);
   }
 
-  /** An accepted answer holds the events it appended, numbered on from the version before. */
-  private checkAnswer(m: LiveMatch, answer: Answer, before: number, what: string): void {
+  /**
+   * An accepted answer holds the events it appended, numbered on from the version before; and the
+   * log holds nothing more, unless a bot seat may move after it (answered: whether one may).
+   */
+  private async checkAnswer(m: LiveMatch, answer: Answer, before: number, what: string): Promise<boolean> {
     const versions = (answer.body.events ?? []).map((e: { version: number }) => e.version);
     const expected = versions.map((_: number, i: number) => before + 1 + i);
-    if (answer.body.version !== answer.version || answer.version !== before + versions.length || JSON.stringify(versions) !== JSON.stringify(expected)) {
+    const botsMove = (await this.botToMove(m, answer.body.version)) !== null;
+    const logAgrees = botsMove ? answer.version >= answer.body.version : answer.version === answer.body.version;
+    if (!logAgrees || answer.body.version !== before + versions.length || JSON.stringify(versions) !== JSON.stringify(expected)) {
       this.fail('answer', m, `${what} at version ${before}: answer version ${answer.body.version}, events ${JSON.stringify(versions)}, log now ${answer.version}`);
     }
+    return botsMove;
   }
 
-  private async resendSameKey(m: LiveMatch, seat: Seat, action: Action, headers: Record<string, string>, first: Answer): Promise<void> {
+  private async resendSameKey(m: LiveMatch, seat: Seat, action: Action, headers: Record<string, string>, first: Answer, botsMove: boolean): Promise<void> {
     this.counts.sameKeyRetries++;
     const again = await this.command(m, seat, action, headers);
     // Key order aside (the first answer is stored as jsonb): the same answer.
     if (again.status !== 200 || JSON.stringify(sortKeys(again.body)) !== JSON.stringify(sortKeys(first.body))) {
       this.fail('idempotency', m, `${action.path} resent with its key answered ${again.status} ${short(again.body, 300)}, not the first answer ${short(first.body, 300)}`);
     }
-    if (again.version !== first.version) this.fail('idempotency', m, `${action.path} resent with its key appended ${again.version - first.version} event(s)`);
+    if (!botsMove && again.version !== first.version) this.fail('idempotency', m, `${action.path} resent with its key appended ${again.version - first.version} event(s)`);
   }
 
-  private async resendPlain(m: LiveMatch, seat: Seat, action: Action): Promise<void> {
+  private async resendPlain(m: LiveMatch, seat: Seat, action: Action, botsMove: boolean): Promise<void> {
     this.counts.plainResends++;
     const before = await this.lab.logLength(m.id);
     const again = await this.command(m, seat, action);
     if (again.status < 400 || again.status >= 500) this.fail('resend', m, `${action.path} ${short(action.body ?? {})} resent with no key answered ${again.status} ${short(again.body)}`);
-    if (again.version !== before) this.fail('resend', m, `${action.path} resent with no key appended ${again.version - before} event(s)`);
+    if (!botsMove && again.version !== before) this.fail('resend', m, `${action.path} resent with no key appended ${again.version - before} event(s)`);
   }
 
-  private async resendStale(m: LiveMatch, seat: Seat, action: Action, stale: number): Promise<void> {
+  private async resendStale(m: LiveMatch, seat: Seat, action: Action, stale: number, botsMove: boolean): Promise<void> {
     this.counts.staleIfMatch++;
     const before = await this.lab.logLength(m.id);
     const again = await this.command(m, seat, action, { 'If-Match': `"${stale}"` });
     if (again.status !== 412) this.fail('ifMatch', m, `${action.path} resent with If-Match "${stale}" at version ${before} answered ${again.status} ${short(again.body)}`);
-    if (again.version !== before) this.fail('ifMatch', m, `${action.path} with a stale If-Match appended ${again.version - before} event(s)`);
+    if (!botsMove && again.version !== before) this.fail('ifMatch', m, `${action.path} with a stale If-Match appended ${again.version - before} event(s)`);
   }
 
   /** A seat whose turn it is not tries to play (or deal): refused, nothing appended. */
   private async outOfTurn(m: LiveMatch, seat: Seat): Promise<void> {
+    if (m.tokens[seat] === undefined) return; // a bot seat: nobody holds its token
     this.counts.outOfTurn++;
     const view = await this.get(m, seat, `/api/matches/${m.id}/view`);
     if (view.body?.legal) return; // it may act now after all (the cutter): not out of turn
@@ -683,7 +774,7 @@ class Journey {
       this.stuck(m, 'leadBeforeDiscard', `a lead before the lay-away (redeal) answered ${res.status} ${short(res.body)}, not DealVoided`);
       return true;
     }
-    this.checkAnswer(m, res, before, `lead before the lay-away by seat ${forehand}`);
+    await this.checkAnswer(m, res, before, `lead before the lay-away by seat ${forehand}`);
     this.counts.voidedDeals++;
     m.actions++;
     this.counts.actions++;
@@ -725,9 +816,63 @@ class Journey {
       scorecard: `${base}/scorecard`,
       list: '/api/matches?limit=100',
       audit: `${base}/audit`,
+      notation: `${base}/notation`,
     }[what];
     const res = await this.get(m, viewer, path);
-    if (res.status !== 200) this.fail('peek', m, `${viewer} GET ${path.replace(base, '…')} at version ${latest} answered ${res.status} ${short(res.body)}`);
+    if (res.status !== 200) return this.fail('peek', m, `${viewer} GET ${path.replace(base, '…')} at version ${latest} answered ${res.status} ${short(res.body)}`);
+    if (what === 'notation') await this.checkNotation(m, m.tokens[viewer as Seat] === undefined ? 'spectator' : viewer, res.text, `at version ${latest}`);
+  }
+
+  /**
+   * A notation parses back to exactly the events the same caller's events page shows (so it reveals
+   * no more than they do). Should the log have grown between the two reads, the notation's events
+   * reveal no more than the page's.
+   */
+  private async checkNotation(m: LiveMatch, viewer: Viewer, text: string, when: string): Promise<void> {
+    this.counts.notations++;
+    let parsed: { type: string; data: unknown }[];
+    try {
+      parsed = fromNotation(text);
+    } catch (error) {
+      return this.fail('notation', m, `${viewer}'s notation ${when} does not parse: ${(error as Error).message}`);
+    }
+    const page = (await this.eventsSeenBy(m, viewer)).map((e) => ({ type: (e as { type: string }).type, data: (e as { data: unknown }).data }));
+    const same = parsed.length === page.length ? JSON.stringify(sortKeys(parsed)) === JSON.stringify(sortKeys(page)) : parsed.length < page.length && parsed.every((e, i) => revealsNoMore(e, page[i]));
+    if (!same) {
+      const i = parsed.findIndex((e, k) => JSON.stringify(sortKeys(e)) !== JSON.stringify(sortKeys(page[k])));
+      this.fail('notation', m, `${viewer}'s notation ${when} reads back as ${parsed.length} events, the events page shows ${page.length}; first difference at ${i + 1}: ${short(parsed[i], 200)} against ${short(page[i], 200)}`);
+    }
+  }
+
+  /**
+   * The analysis of a scored deal (deal 1) follows the cards the log holds for it and its score; the
+   * deal in play is refused. Its bodies are not leak-checked like the rest: a scored deal is public.
+   */
+  private async checkAnalysis(m: LiveMatch, state: any, log: { type: string; data: any }[]): Promise<void> {
+    const http = this.http();
+    const inPlay = ['contract', 'discard', 'play'].includes(state.phase) && state.status === 'playing';
+    if (inPlay) {
+      const res = await http().get(`/api/matches/${m.id}/analysis?deal=${state.dealNumber}`);
+      if (res.status !== 409 || res.body.code !== 'DEAL_NOT_SCORED') this.fail('analysis', m, `the analysis of deal ${state.dealNumber}, in play, answered ${res.status} ${short(res.body)}`);
+    }
+    const scored = log.find((e) => e.type === 'DealScored' && e.data.deal === 1);
+    if (!scored) return;
+    let played: { seat: number; card: string }[] = [];
+    for (const e of log) {
+      if (e.type === 'DealVoided' && e.data.deal === 1) played = [];
+      if (e.type === 'CardPlayed' && e.data.deal === 1) played.push({ seat: e.data.seat, card: e.data.card });
+    }
+    const until = Date.now() + 30_000;
+    let res = await http().get(`/api/matches/${m.id}/analysis?deal=1`);
+    while (res.status === 202 && Date.now() < until) {
+      await pause(100);
+      res = await http().get(`/api/matches/${m.id}/analysis?deal=1`);
+    }
+    if (res.status !== 200) return this.fail('analysis', m, `the analysis of scored deal 1 answered ${res.status} ${short(res.body)}`);
+    this.counts.analyses++;
+    const cards = (res.body.cards ?? []).map((c: { seat: number; card: string }) => ({ seat: c.seat, card: c.card }));
+    if (JSON.stringify(cards) !== JSON.stringify(played)) this.fail('analysis', m, `deal 1's analysis has the cards ${short(cards, 150)}, the log ${short(played, 150)}`);
+    if (JSON.stringify(res.body.actual?.points) !== JSON.stringify(scored.data.points)) this.fail('analysis', m, `deal 1's analysis scores ${JSON.stringify(res.body.actual)}, the log ${JSON.stringify(scored.data.points)}`);
   }
 
   /** Keeps the state's checkpoint, as a client pinning the chain would (checked in checkPins). */
@@ -754,6 +899,8 @@ class Journey {
     await this.checkScorecard(m, state, events);
     await this.lookFinally(m, log.length);
     await this.checkStreams(m, log);
+    for (const viewer of VIEWERS) if (viewer === 'spectator' || m.tokens[viewer] !== undefined) await this.checkNotation(m, viewer, (await this.get(m, viewer, `/api/matches/${m.id}/notation`)).text, 'at the end');
+    await this.checkAnalysis(m, state, log);
     this.checkLeaks(m, log);
     await this.checkPins(m);
   }
@@ -1190,7 +1337,11 @@ export async function runJourneys(options: RunJourneysOptions): Promise<JourneyR
   const counts = zeroCounts();
   const brokenPromises: JourneyReport['brokenPromises'] = {};
   let timedOut = false;
-  const lab = await Lab.open(options.db);
+  const restoreEnv = journeyEnv();
+  const lab = await Lab.open(options.db).catch((error: unknown) => {
+    restoreEnv();
+    throw error;
+  });
   try {
     const property = fc.asyncProperty(journeyArbitrary(options), async (plan) => {
       if (Date.now() > deadline) {
@@ -1233,7 +1384,21 @@ export async function runJourneys(options: RunJourneysOptions): Promise<JourneyR
     };
   } finally {
     await lab.close();
+    restoreEnv();
   }
+}
+
+/**
+ * Settings of the journeys' api instances: a bot turn left by a stopping instance is swept up within
+ * a second (not ten), and an analysis solves within a small node budget (some values stay null).
+ */
+function journeyEnv(): () => void {
+  const settings: Record<string, string> = { BOT_SWEEP_MS: '500', ANALYSIS_MAX_NODES: '20000' };
+  const before = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
+  for (const [k, v] of Object.entries(settings)) process.env[k] ??= v;
+  return () => {
+    for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k];
+  };
 }
 
 async function compareAll(lab: Lab): Promise<TableDifference[]> {
