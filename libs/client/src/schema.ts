@@ -2735,6 +2735,15 @@ export interface operations {
                     "application/json": components["schemas"]["PublicStateDto"];
                 };
             };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
@@ -2801,6 +2810,15 @@ export interface operations {
                     "application/json": components["schemas"]["SeatViewDto"];
                 };
             };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
@@ -2865,6 +2883,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScorecardDto"];
+                };
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
@@ -3182,6 +3209,17 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3863,6 +3901,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
@@ -3884,6 +3931,17 @@ export interface operations {
             /** @description Problem details; `code` is one of `NOT_FOUND`. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4079,6 +4137,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExportDto"];
                 };
             };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
@@ -4151,6 +4218,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
@@ -4322,6 +4398,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };

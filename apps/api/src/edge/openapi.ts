@@ -1,12 +1,14 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { oneOfSchemas, problemExample } from '../matches/api-docs';
+import { unsupportedMediaTypeResponse } from '../problem/media-type';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 /**
  * Completes the generated document for client developers and linters, in one place:
- * - every /api operation documents the 429 `RATE_LIMITED` answer with `Retry-After` and `RateLimit`;
+ * - every /api operation documents the 429 `RATE_LIMITED` answer with `Retry-After` and `RateLimit`,
+ *   and the refusals of a malformed request (400 `VALIDATION_FAILED`; 415 for a POST);
  * - every operation states its security: a seat token where one is required (already there), an
  *   optional seat token on the match routes (a spectator without one), none elsewhere;
  * - a nullable union of objects gets `type: object` beside `nullable` (OpenAPI 3.0);
@@ -32,6 +34,7 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       const op = (item as Json)[method] as Json | undefined;
       if (!op) continue;
       if (path.startsWith('/api/')) addRateLimited(op);
+      if (path.startsWith('/api/') || (op.parameters ?? []).length > 0) addMalformed(op, method);
       op.security ??= path.startsWith('/api/matches/{id}') ? [{}, { seat: [] }] : [{}];
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
         if (media.example === undefined && media.examples === undefined) {
@@ -73,6 +76,25 @@ function describeProblem(schema: Json | undefined): void {
     prop.description ??= PROBLEM_FIELDS[name];
     if ((name === 'status' || name === 'retryAfter') && prop.type === 'number') prop.type = 'integer';
   }
+}
+
+/**
+ * What any /api operation (and any page with parameters) may answer before its own code runs: 400 `VALIDATION_FAILED` for a path
+ * segment that is not valid percent-encoding or a query parameter it does not take, and, for a POST,
+ * 415 `UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON (even where the route reads none).
+ */
+function addMalformed(op: Json, method: string): void {
+  op.responses ??= {};
+  const own = op.responses['400'] as Json | undefined;
+  const examples = { ...own?.content?.['application/problem+json']?.examples };
+  if (!examples.VALIDATION_FAILED) {
+    examples.VALIDATION_FAILED = { value: problemExample('VALIDATION_FAILED', "Failed to decode param '%zz'") };
+    op.responses['400'] = {
+      description: `Problem details; \`code\` is ${Object.keys(examples).length > 1 ? 'one of ' : ''}${Object.keys(examples).map((c) => `\`${c}\``).join(', ')}.`,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' }, examples } },
+    };
+  }
+  if (method === 'post' && !op.responses['415']) op.responses['415'] = unsupportedMediaTypeResponse();
 }
 
 /** Every /api route may answer 429 RATE_LIMITED; a route's own 429 (TOO_MANY_STREAMS) keeps its codes beside it. */

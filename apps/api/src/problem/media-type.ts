@@ -20,16 +20,20 @@ export function ApiUnsupportedMediaType(): MethodDecorator {
   return (target, key, descriptor) => {
     const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) ?? {};
     if (!Object.keys(args).some((arg) => arg.split(':')[0] === String(RouteParamtypes.BODY))) return;
-    ApiResponse({
-      status: 415,
-      description: 'Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done.',
-      headers: { 'Accept-Post': { description: 'The media type a POST body must have.', schema: { type: 'string', example: 'application/json' } } },
-      content: {
-        'application/problem+json': {
-          schema: { $ref: '#/components/schemas/ProblemDto' },
-          examples: { UNSUPPORTED_MEDIA_TYPE: { value: unsupportedMediaType('application/x-www-form-urlencoded').getResponse() } },
-        },
+    ApiResponse({ status: 415, ...unsupportedMediaTypeResponse() })(target, key, descriptor);
+  };
+}
+
+/** The documented 415 answer (also given to a POST that reads no body, when one is sent: edge/openapi.ts). */
+export function unsupportedMediaTypeResponse(): { description: string; headers: Record<string, object>; content: Record<string, object> } {
+  return {
+    description: 'Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done.',
+    headers: { 'Accept-Post': { description: 'The media type a POST body must have.', schema: { type: 'string', example: 'application/json' } } },
+    content: {
+      'application/problem+json': {
+        schema: { $ref: '#/components/schemas/ProblemDto' },
+        examples: { UNSUPPORTED_MEDIA_TYPE: { value: unsupportedMediaType('application/x-www-form-urlencoded').getResponse() } },
       },
-    })(target, key, descriptor);
+    },
   };
 }
