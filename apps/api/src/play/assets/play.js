@@ -73,10 +73,6 @@
     $('#notice').replaceChildren();
   }
 
-  const parts = location.pathname.split('/').filter(Boolean);
-  if (parts.length < 2) lobby();
-  else table(decodeURIComponent(parts[1]));
-
   // ---- The lobby: a match against two bots. ----------------------------------------------------------
   function lobby() {
     document.title = 'Bismarck — play against two bots';
@@ -100,7 +96,7 @@
     document.body.dataset.ready = 'lobby';
   }
 
-  const storageKey = (id) => `bismarck.seat-token.${id}`;
+  function storageKey(id) { return `bismarck.seat-token.${id}`; }
   function remember(id, token) {
     try { sessionStorage.setItem(storageKey(id), token); } catch { /* storage off: the token lives in memory only */ }
   }
@@ -133,7 +129,12 @@
       return;
     }
 
-    const name = (seat) => state.view?.seats[seat]?.name ?? `seat ${seat}`;
+    /** A seat's name; two seats of one name (two bots of one strength) are told apart by their seat. */
+    const name = (seat) => {
+      const seats = state.view?.seats ?? [];
+      const own = seats[seat]?.name ?? `seat ${seat}`;
+      return seats.filter((s) => s.name === own).length > 1 ? `${own} (seat ${seat})` : own;
+    };
     const quota = (view, seat) => {
       if (!view.contract || view.forehand === null) return null;
       if (view.contract === 'pass') return view.forehand === seat ? 4 : 6;
@@ -252,7 +253,7 @@
     function renderScorecard(view) {
       const sc = state.scorecard;
       if (!sc) return;
-      const names = sc.seats.map((s, i) => (i === view.seat ? `${s.name} (you)` : s.name));
+      const names = sc.seats.map((s, i) => (i === view.seat ? `${name(i)} (you)` : name(i)));
       const known = new Map(sc.deals.map((d) => [d.number, d]));
       const rows = Array.from({ length: Math.max(view.dealsInMatch, sc.deals.length) }, (_, i) => i + 1).map((number) => {
         const d = known.get(number);
@@ -260,17 +261,17 @@
           const current = number === view.dealNumber && view.status === 'playing';
           return el('tr', { class: current ? 'current' : 'future' }, el('td', {}, String(number)), el('td', { colspan: String(2 + names.length) }, current ? 'in play' : '—'));
         }
-        return el('tr', { 'data-deal': String(number) }, el('td', {}, String(number)), el('td', {}, sc.seats[d.forehand].name),
+        return el('tr', { 'data-deal': String(number) }, el('td', {}, String(number)), el('td', {}, name(d.forehand)),
           el('td', {}, d.contract, ...(d.trump ? [' ', suitMark(d.trump)] : [])),
           ...d.tricks.map((t, s) => el('td', {}, `${t} (${d.points[s] > 0 ? '+' : ''}${d.points[s]})`)));
       });
       $('#scorecard').replaceChildren(
         el('h2', {}, sc.finished ? 'Final scorecard' : 'Scorecard'),
         el('table', { id: 'scorecard-table' },
-          el('thead', {}, el('tr', {}, el('th', {}, 'deal'), el('th', {}, 'forehand'), el('th', {}, 'contract'), ...names.map((n) => el('th', {}, n)))),
+          el('thead', {}, el('tr', {}, el('th', { title: 'deal' }, '#'), el('th', {}, 'forehand'), el('th', {}, 'contract'), ...names.map((n) => el('th', {}, n)))),
           el('tbody', {}, ...rows),
           el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, sc.finished ? 'final' : 'totals'), ...sc.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))),
-        ...(sc.finished ? [el('p', { id: 'winners' }, `Winner${sc.winners.length > 1 ? 's' : ''}: ${sc.winners.map((s) => sc.seats[s].name).join(', ')}`)] : []),
+        ...(sc.finished ? [el('p', { id: 'winners' }, `Winner${sc.winners.length > 1 ? 's' : ''}: ${sc.winners.map(name).join(', ')}`)] : []),
       );
     }
 
@@ -379,4 +380,9 @@
       document.body.dataset.ready = 'failed';
     });
   }
+
+  // `/play`: the lobby; `/play/{id}`: the table.
+  const parts = location.pathname.split('/').filter(Boolean);
+  if (parts.length < 2) lobby();
+  else table(decodeURIComponent(parts[1]));
 })();
