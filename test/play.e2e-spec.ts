@@ -92,6 +92,24 @@ async function expectFitsAt360(page: Page): Promise<void> {
   expect(outside).toBe(0);
 }
 
+describe('the table\'s files', () => {
+  it('serves the lobby and the table as HTML, its script and style sheet from memory, and nothing else', async () => {
+    for (const path of ['/play', '/play/some-match']) {
+      const res = await t.http().get(path).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('<script src="/play/assets/play.js"></script>');
+    }
+    expect((await t.http().get('/play/assets/play.js').expect(200)).headers['content-type']).toMatch(/^text\/javascript/);
+    expect((await t.http().get('/play/assets/play.css').expect(200)).headers['content-type']).toMatch(/^text\/css/);
+    for (const name of ['play.html', 'constructor', '__proto__', '..%2Fplay.controller.js', 'viewer.js', '.hidden']) {
+      const res = await t.http().get(`/play/assets/${name}`).expect(404);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    // The viewer links to the lobby.
+    expect((await t.http().get('/viewer/some-match').expect(200)).text).toContain('<a id="playLink" href="/play">');
+  });
+});
+
 describe('the playable table in a real browser', () => {
   it('starts a quick match against two bots from /play and plays it to the end with only what the page offers, never showing a card the seat may not see', async () => {
     const { page, errors, urls } = await openPage(1280);
@@ -298,7 +316,9 @@ describe('the playable table in a real browser', () => {
     const expected = view.legal.contracts.flatMap((c: string) => (c === 'trump' ? view.legal.trumps.map((s: string) => [c, s]) : [[c, null]]));
     expect(offered).toEqual(expected.map(([c, s]: [string, string | null], i: number) => [String(i + 1), c, s]));
     // Blind (the default): forehand sees the four table cards, not yet a hand.
-    expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(view.hand.length);
+    expect(view.hand).toEqual([]);
+    expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(0);
+    expect(await page.textContent('#actions p')).toBe('Choose the contract (blind: from the four table cards; your hand comes after):');
     expect(await page.$$eval('#tableCards [data-card]', (c) => c.map((x) => x.getAttribute('data-card')))).toEqual(view.tableCards);
     await page.screenshot({ path: join(ARTIFACTS, 'play-contract-1280.png'), fullPage: true });
     const digit = String(offered.length);

@@ -200,7 +200,8 @@
         }
         case 'chooseContract': {
           const choices = legal.contracts.flatMap((c) => (c === 'trump' ? legal.trumps.map((t) => ({ contract: c, trump: t })) : [{ contract: c }]));
-          return box.replaceChildren(el('p', {}, 'Choose the contract:'), el('div', { class: 'row', id: 'contracts' }, ...choices.map((choice, i) => el('button', {
+          const blind = view.hand.length === 0 ? ' (blind: from the four table cards; your hand comes after)' : '';
+          return box.replaceChildren(el('p', {}, `Choose the contract${blind}:`), el('div', { class: 'row', id: 'contracts' }, ...choices.map((choice, i) => el('button', {
             type: 'button', class: 'contract', 'data-key': String(i + 1), 'data-contract': choice.contract, 'data-trump': choice.trump,
             onclick: () => act('contract', choice.trump ? { contract: 'trump', trump: choice.trump } : { contract: choice.contract }),
           }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? ['trump ', suitMark(choice.trump)] : [CONTRACT_LABELS[choice.contract]])))));
