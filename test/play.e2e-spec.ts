@@ -117,6 +117,12 @@ describe('the playable table in a real browser', () => {
     await page.waitForSelector('body[data-ready="lobby"]');
     expect(await page.inputValue('#schedule')).toBe('quick');
     expect(await page.inputValue('#bot')).toBe('greedy');
+    expect(await page.$$eval('#bot option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['greedy', 'strong', 'random']);
+    expect(await lowContrast(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-lobby-360.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.fill('#name', 'Astrid');
     const created = page.waitForResponse((r) => r.url().endsWith('/api/matches') && r.request().method() === 'POST');
     await page.click('#start');

@@ -77,6 +77,7 @@
   function lobby() {
     document.title = 'Bismarck — play against two bots';
     $('#lobby').hidden = false;
+    $('#newLink').hidden = true;
     $('#name').focus();
     $('#lobbyForm').addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -294,6 +295,7 @@
       renderActions(view);
       renderHand(view);
       renderScorecard(view);
+      document.title = `${view.legal ? '● Your turn · ' : view.status === 'finished' ? 'Match over · ' : ''}Bismarck — table`;
       document.body.dataset.version = String(view.version);
       document.body.dataset.status = view.status;
       document.body.dataset.legal = view.legal ? view.legal.action : 'none';
