@@ -113,6 +113,13 @@ describe('the table\'s files', () => {
 describe('the playable table in a real browser', () => {
   it('starts a quick match against two bots from /play and plays it to the end with only what the page offers, never showing a card the seat may not see', async () => {
     const { page, errors, urls } = await openPage(1280);
+    // Every time the page draws a new version, what it shows face up then (checked at the end).
+    await page.addInitScript(() => {
+      const drawn: { version: number; cards: string[] }[] = ((window as any).drawn = []);
+      new MutationObserver(() => {
+        drawn.push({ version: Number(document.body.dataset.version), cards: Array.from(document.querySelectorAll('[data-card]')).map((c) => c.getAttribute('data-card')!) });
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-version'] });
+    });
     await page.goto(`${base}/play`);
     await page.waitForSelector('body[data-ready="lobby"]');
     expect(await page.inputValue('#schedule')).toBe('quick');
@@ -144,6 +151,14 @@ describe('the playable table in a real browser', () => {
     expect(await page.textContent(`#opp-a h2`)).toContain('bot: greedy');
 
     const api = `/api/matches/${match.id}`;
+    /** The seat's own view right after event `version` (GET …/replay with its token). */
+    const views = new Map<number, Promise<any>>();
+    const seatViewAt = (version: number): Promise<any> => {
+      if (!views.has(version)) views.set(version, t.http().get(`${api}/replay?version=${version}`).set(...bearer(token)).expect(200).then((r) => r.body.view));
+      return views.get(version)!;
+    };
+    /** The cards the seat may see face up in that view: its hand and lay-away, the table cards, the trick and the last trick. */
+    const visible = (view: any) => new Set<string>([...view.hand, ...(view.laidAway ?? []), ...view.tableCards, ...view.trick.map((p: any) => p.card), ...(view.lastTrick?.cards ?? []).map((p: any) => p.card)]);
     const seen = new Set<string>();
     let steps = 0;
     let checked = 0;
@@ -156,10 +171,9 @@ describe('the playable table in a real browser', () => {
 
       // Every face-up card on the page is one this seat may see at the version the page drew.
       const shown = await onScreen(page);
-      const { view } = (await t.http().get(`${api}/replay?version=${shown.version}`).set(...bearer(token)).expect(200)).body;
+      const view = await seatViewAt(shown.version);
       expect(view.seat).toBe(seat);
-      const allowed = new Set<string>([...view.hand, ...(view.laidAway ?? []), ...view.tableCards, ...view.trick.map((p: any) => p.card), ...(view.lastTrick?.cards ?? []).map((p: any) => p.card)]);
-      expect(shown.cards.filter((c) => !allowed.has(c))).toEqual([]);
+      expect(shown.cards.filter((c) => !visible(view).has(c))).toEqual([]);
       expect([...shown.hand].sort()).toEqual([...view.hand].sort());
       if (view.legal?.action === 'play') expect([...shown.raised].sort()).toEqual([...view.legal.cards].sort());
       checked++;
@@ -259,6 +273,15 @@ describe('the playable table in a real browser', () => {
     await expectFitsAt360(page);
     await page.screenshot({ path: join(ARTIFACTS, 'play-final-360.png'), fullPage: true });
     expect(shot360 && shot1280).toBe(true);
+
+    // Not only where the seat acted: at every version the page drew, live, each face-up card was one it may see.
+    const drawn: { version: number; cards: string[] }[] = await page.evaluate(() => (window as any).drawn);
+    expect(new Set(drawn.map((d) => d.version)).size).toBeGreaterThan(checked);
+    const unseen = await Promise.all(drawn.map(async (d) => {
+      const view = await seatViewAt(d.version);
+      return { version: d.version, cards: d.cards.filter((c) => !visible(view).has(c)) };
+    }));
+    expect(unseen.filter((u) => u.cards.length > 0)).toEqual([]);
 
     // The token went only in headers: no URL the page asked for carries it.
     expect(urls.filter((u) => u.includes(token))).toEqual([]);
