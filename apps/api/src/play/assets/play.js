@@ -87,8 +87,10 @@
       try {
         const match = await call('POST', '/api/matches', { body: { players: [$('#name').value.trim(), { bot }, { bot }], options: { schedule: $('#schedule').value } } });
         const mine = match.seats.find((s) => s.token);
-        remember(match.id, mine.token);
-        location.assign(`/play/${encodeURIComponent(match.id)}#token=${encodeURIComponent(mine.token)}`);
+        // The table finds the token in this tab's storage: no address, not even for a moment, holds it.
+        // Without storage it goes in the fragment (never sent to the server), which the table removes.
+        const table = `/play/${encodeURIComponent(match.id)}`;
+        location.assign(remember(match.id, mine.token) ? table : `${table}#token=${encodeURIComponent(mine.token)}`);
       } catch (error) {
         showProblem(error);
         $('#start').disabled = false;
@@ -99,7 +101,12 @@
 
   function storageKey(id) { return `bismarck.seat-token.${id}`; }
   function remember(id, token) {
-    try { sessionStorage.setItem(storageKey(id), token); } catch { /* storage off: the token lives in memory only */ }
+    try {
+      sessionStorage.setItem(storageKey(id), token);
+      return true;
+    } catch {
+      return false; // storage off: the token lives in memory only
+    }
   }
   /** The seat's token: from the fragment (then removed from the address bar and history), else this tab's storage. */
   function takeToken(id) {
