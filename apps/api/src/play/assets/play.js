@@ -271,7 +271,7 @@
           return el('tr', { class: current ? 'current' : 'future' }, el('td', {}, String(number)), el('td', { colspan: String(2 + names.length) }, current ? 'in play' : '—'));
         }
         return el('tr', { 'data-deal': String(number) }, el('td', {}, String(number)), el('td', {}, name(d.forehand)),
-          el('td', {}, d.contract, ...(d.trump ? [' ', suitMark(d.trump)] : [])),
+          el('td', {}, d.contract === 'notrump' ? 'no trump' : d.contract, ...(d.trump ? [' ', suitMark(d.trump)] : [])),
           ...d.tricks.map((t, s) => el('td', {}, `${t} (${d.points[s] > 0 ? '+' : ''}${d.points[s]})`)));
       });
       $('#scorecard').replaceChildren(
