@@ -176,7 +176,13 @@ describe('the playable table in a real browser', () => {
       expect(view.seat).toBe(seat);
       expect(shown.cards.filter((c) => !visible(view).has(c))).toEqual([]);
       expect([...shown.hand].sort()).toEqual([...view.hand].sort());
-      if (view.legal?.action === 'play') expect([...shown.raised].sort()).toEqual([...view.legal.cards].sort());
+      if (view.legal?.action === 'play') {
+        // The legal cards raised and enabled, every other one dimmed and disabled.
+        expect([...shown.raised].sort()).toEqual([...view.legal.cards].sort());
+        const dimmed = await page.$$eval('#hand button.dim', (bs) => bs.map((b) => [b.getAttribute('data-card'), (b as HTMLButtonElement).disabled]));
+        expect(dimmed.map(([c]) => c).sort()).toEqual(view.hand.filter((c: string) => !view.legal.cards.includes(c)).sort());
+        expect(dimmed.every(([, disabled]) => disabled)).toBe(true);
+      }
       checked++;
       if (view.status === 'finished' || (await page.getAttribute('body', 'data-status')) === 'finished') break;
 
