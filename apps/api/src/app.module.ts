@@ -16,6 +16,7 @@ import { MatchesModule } from './matches/matches.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NotationModule } from './notation/notation.module';
 import { ProblemFilter } from './problem/problem.filter';
+import { PlayModule } from './play/play.module';
 import { ReplayModule } from './replay/replay.module';
 import { ViewerModule } from './viewer/viewer.module';
 
@@ -50,6 +51,7 @@ export class AppModule {
         NotationModule,
         AnalysisModule,
         ViewerModule,
+        PlayModule,
         DocsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],

@@ -1,0 +1,51 @@
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { join } from 'node:path';
+import { ApiMatchId } from '../matches/api-docs';
+import { StaticAssets } from '../pages/static-assets';
+
+const HTML = { description: 'An HTML page.', schema: { type: 'string', example: '<!doctype html>…' } } as const;
+
+/**
+ * The playable table: a small static page that plays one seat through the public API like any other
+ * client. The seat's token stays in the URL fragment (never sent to the server) and the page's memory.
+ */
+@ApiTags('matches')
+@Controller('play')
+export class PlayController {
+  private readonly assets = new StaticAssets(join(__dirname, 'assets'), ['play.html', 'play.js', 'play.css'], 'play.html');
+
+  @Get()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiOperation({
+    operationId: 'getPlayLobby',
+    summary: 'Play against two bots (HTML)',
+    description: 'A form (your name, the schedule, the bots\' strength) that creates a match against two service bot seats and opens its table.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse(HTML)
+  lobby(@Res() res: Response): void {
+    this.assets.sendPage(res);
+  }
+
+  @Get('assets/:file')
+  @ApiExcludeEndpoint()
+  asset(@Param('file') file: string, @Res() res: Response): void {
+    this.assets.sendAsset(file, res, 'No such table asset.');
+  }
+
+  @Get(':id')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiOperation({
+    operationId: 'getPlayTable',
+    summary: 'The playable table (HTML)',
+    description: 'Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab\'s session storage and removes it from the address bar). Follows the match live; every action by mouse or keyboard.',
+  })
+  @ApiMatchId()
+  @ApiProduces('text/html')
+  @ApiOkResponse(HTML)
+  page(@Param('id') _id: string, @Res() res: Response): void {
+    this.assets.sendPage(res);
+  }
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { PlayController } from './play.controller';
+
+@Module({ controllers: [PlayController] })
+export class PlayModule {}

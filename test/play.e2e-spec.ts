@@ -1,0 +1,399 @@
+/// <reference lib="dom" />
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { useTestApp } from './support/app';
+import { listenLocal } from './support/server';
+import { bearer } from './support/player';
+
+// Debian's Chromium, installed by scripts/ensure-chromium.sh (npm test runs it first).
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
+
+const t = useTestApp();
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  base = await listenLocal(t.app);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A page that records its script errors and every URL it asks for. */
+async function openPage(width: number): Promise<{ page: Page; errors: string[]; urls: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors: string[] = [];
+  const urls: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => urls.push(r.url()));
+  page.on('framenavigated', (f) => urls.push(f.url()));
+  return { page, errors, urls };
+}
+
+/** What the page shows face up (every face-up card carries data-card), and the view version it drew. */
+const onScreen = (page: Page): Promise<{ version: number; legal: string; cards: string[]; hand: string[]; raised: string[] }> =>
+  page.evaluate(() => ({
+    version: Number(document.body.dataset.version),
+    legal: document.body.dataset.legal!,
+    cards: Array.from(document.querySelectorAll('[data-card]')).map((c) => c.getAttribute('data-card')!),
+    hand: Array.from(document.querySelectorAll('#hand [data-card]')).map((c) => c.getAttribute('data-card')!),
+    raised: Array.from(document.querySelectorAll('#hand .card.legal')).map((c) => c.getAttribute('data-card')!),
+  }));
+
+/**
+ * WCAG contrast of each element's own text against the backgrounds it is drawn on (those of its
+ * ancestors laid over one another, the page white at the bottom), as in test/viewer.e2e-spec.ts.
+ */
+function lowContrast(page: Page): Promise<{ text: string; ratio: number }[]> {
+  return page.$$eval('body *', (all) => {
+    const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number).concat(1).slice(0, 4);
+    const over = (top: number[], under: number[]): number[] => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+    const lum = (c: number[]): number => {
+      const [r, g, b] = c.slice(0, 3).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (el: Element): number[] => {
+      const chain: Element[] = [];
+      for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e);
+      return chain.reduce((under, e) => over(rgba(getComputedStyle(e).backgroundColor), under), [255, 255, 255, 1]);
+    };
+    return all
+      .filter((e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== ''))
+      .filter((e) => (e as HTMLElement).offsetParent !== null && getComputedStyle(e).backgroundImage === 'none' && getComputedStyle(e).visibility !== 'hidden')
+      .map((e) => {
+        const fg = over(rgba(getComputedStyle(e).color), background(e));
+        const [hi, lo] = [lum(fg), lum(background(e))].sort((a, b) => b - a);
+        return { text: `${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${(e.textContent ?? '').trim().slice(0, 40)}`, ratio: (hi + 0.05) / (lo + 0.05) };
+      })
+      .filter((c) => c.ratio < 4.5);
+  });
+}
+
+/** At 360 px nothing is wider than the window, the scorecard fits, and every hand card lies inside its panel. */
+async function expectFitsAt360(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const [scrollWidth, table, room, outside] = await page.evaluate(() => {
+    const me = document.querySelector('#me')!.getBoundingClientRect();
+    const outside = Array.from(document.querySelectorAll('#hand .card')).filter((c) => {
+      const b = c.getBoundingClientRect();
+      return b.left < me.left - 0.5 || b.right > me.right + 0.5;
+    }).length;
+    return [document.documentElement.scrollWidth, document.querySelector('#scorecard-table')?.scrollWidth ?? 0, document.querySelector('#scorecard')!.clientWidth, outside];
+  });
+  expect(scrollWidth).toBeLessThanOrEqual(360);
+  expect(table).toBeLessThanOrEqual(room);
+  expect(outside).toBe(0);
+}
+
+describe('the table\'s files', () => {
+  it('serves the lobby and the table as HTML, its script and style sheet from memory, and nothing else', async () => {
+    for (const path of ['/play', '/play/some-match']) {
+      const res = await t.http().get(path).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('<script src="/play/assets/play.js"></script>');
+    }
+    expect((await t.http().get('/play/assets/play.js').expect(200)).headers['content-type']).toMatch(/^text\/javascript/);
+    expect((await t.http().get('/play/assets/play.css').expect(200)).headers['content-type']).toMatch(/^text\/css/);
+    for (const name of ['play.html', 'constructor', '__proto__', '..%2Fplay.controller.js', 'viewer.js', '.hidden']) {
+      const res = await t.http().get(`/play/assets/${name}`).expect(404);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    // The viewer links to the lobby.
+    expect((await t.http().get('/viewer/some-match').expect(200)).text).toContain('<a id="playLink" href="/play">');
+  });
+});
+
+describe('the playable table in a real browser', () => {
+  it('starts a quick match against two bots from /play and plays it to the end with only what the page offers, never showing a card the seat may not see', async () => {
+    const { page, errors, urls } = await openPage(1280);
+    // Every time the page draws a new version, what it shows face up then (checked at the end).
+    await page.addInitScript(() => {
+      const drawn: { version: number; cards: string[] }[] = ((window as any).drawn = []);
+      new MutationObserver(() => {
+        drawn.push({ version: Number(document.body.dataset.version), cards: Array.from(document.querySelectorAll('[data-card]')).map((c) => c.getAttribute('data-card')!) });
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-version'] });
+    });
+    await page.goto(`${base}/play`);
+    await page.waitForSelector('body[data-ready="lobby"]');
+    expect(await page.inputValue('#schedule')).toBe('quick');
+    expect(await page.inputValue('#bot')).toBe('greedy');
+    expect(await page.$$eval('#bot option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['greedy', 'strong', 'random']);
+    expect(await lowContrast(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-lobby-360.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.fill('#name', 'Astrid');
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/matches') && r.request().method() === 'POST');
+    await page.click('#start');
+    const answer = await created;
+    expect(answer.status()).toBe(201);
+    expect(JSON.parse(answer.request().postData()!)).toEqual({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } });
+    // The page goes on to the table at once (so the answer's body is gone with the lobby): the match id
+    // is in the new address, the seat's token in the tab's session storage, where the page keeps it.
+    await page.waitForURL(/\/play\/[0-9a-f-]{36}$/);
+    const match = { id: page.url().split('/').pop()! };
+    const token = (await page.evaluate((id) => sessionStorage.getItem(`bismarck.seat-token.${id}`), match.id))!;
+    expect(token).toBeTruthy();
+    const { seat, seats } = (await t.http().get(`/api/matches/${match.id}/view`).set(...bearer(token)).expect(200)).body;
+    expect(seat).toBe(0);
+    expect(seats.map((s: { name: string; bot: string | null }) => [s.name, s.bot])).toEqual([['Astrid', null], [expect.any(String), 'greedy'], [expect.any(String), 'greedy']]);
+    await page.waitForSelector('body[data-ready="true"]');
+    // The lobby handed the token over in the tab's storage: the address never held it.
+    expect(await page.evaluate(() => location.href)).toBe(`${base}/play/${match.id}`);
+    expect(await page.textContent(`#opp-a h2`)).toContain('bot: greedy');
+
+    const api = `/api/matches/${match.id}`;
+    /** The seat's own view right after event `version` (GET …/replay with its token). */
+    const views = new Map<number, Promise<any>>();
+    const seatViewAt = (version: number): Promise<any> => {
+      if (!views.has(version)) views.set(version, t.http().get(`${api}/replay?version=${version}`).set(...bearer(token)).expect(200).then((r) => r.body.view));
+      return views.get(version)!;
+    };
+    /** The cards the seat may see face up in that view: its hand and lay-away, the table cards, the trick and the last trick. */
+    const visible = (view: any) => new Set<string>([...view.hand, ...(view.laidAway ?? []), ...view.tableCards, ...view.trick.map((p: any) => p.card), ...(view.lastTrick?.cards ?? []).map((p: any) => p.card)]);
+    const seen = new Set<string>();
+    let steps = 0;
+    let checked = 0;
+    let shot360 = false;
+    let shot1280 = false;
+    for (;;) {
+      // Wait until this seat has something to do (a control is enabled), or the match is over.
+      await page.waitForFunction(() => document.body.dataset.status === 'finished'
+        || (document.body.dataset.legal !== 'none' && document.querySelector('#hand button:not([disabled]), #actions button:not([disabled])') !== null), undefined, { timeout: 30_000 });
+
+      // Every face-up card on the page is one this seat may see at the version the page drew.
+      const shown = await onScreen(page);
+      const view = await seatViewAt(shown.version);
+      expect(view.seat).toBe(seat);
+      expect(shown.cards.filter((c) => !visible(view).has(c))).toEqual([]);
+      expect([...shown.hand].sort()).toEqual([...view.hand].sort());
+      if (view.legal?.action === 'play') {
+        // The legal cards raised and enabled, every other one dimmed and disabled.
+        expect([...shown.raised].sort()).toEqual([...view.legal.cards].sort());
+        const dimmed = await page.$$eval('#hand button.dim', (bs) => bs.map((b) => [b.getAttribute('data-card'), (b as HTMLButtonElement).disabled]));
+        expect(dimmed.map(([c]) => c).sort()).toEqual(view.hand.filter((c: string) => !view.legal.cards.includes(c)).sort());
+        expect(dimmed.every(([, disabled]) => disabled)).toBe(true);
+      }
+      checked++;
+      if (view.status === 'finished' || (await page.getAttribute('body', 'data-status')) === 'finished') break;
+
+      const legal = shown.legal;
+      expect(legal).toBe(view.legal?.action ?? 'none');
+      seen.add(legal);
+      const before = shown.version;
+      const byKeyboard = steps % 2 === 1;
+      if (legal === 'play' && view.lastTrick && !shot1280) {
+        // The last trick on demand (L), and the table at 1280 px, checked for contrast.
+        await page.keyboard.press('l');
+        await page.waitForSelector('#lastTrick:not([hidden]) [data-card]');
+        expect(await lowContrast(page)).toEqual([]);
+        await page.screenshot({ path: join(ARTIFACTS, 'play-1280.png'), fullPage: true });
+        shot1280 = true;
+        // A phone: the same moment at 360 px.
+        await expectFitsAt360(page);
+        expect(await lowContrast(page)).toEqual([]);
+        await page.screenshot({ path: join(ARTIFACTS, 'play-360.png'), fullPage: true });
+        shot360 = true;
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      switch (legal) {
+        case 'play': {
+          const open = await page.$$eval('#hand button:not([disabled])', (bs) => bs.map((b) => b.getAttribute('data-card')!));
+          const n = steps % open.length;
+          if (byKeyboard) {
+            // The first raised card has the focus (or Home puts it there); → moves along, Enter plays.
+            await page.keyboard.press('Home');
+            for (let i = 0; i < n; i++) await page.keyboard.press('ArrowRight');
+            await page.keyboard.press('Enter');
+          } else await page.click(`#hand button[data-card="${open[n]}"]`);
+          break;
+        }
+        case 'discard': {
+          expect(shown.hand).toHaveLength(20);
+          expect(await page.isDisabled('#layAway')).toBe(true);
+          // Two cards picked with the mouse, two with the keyboard (Space), then A to lay them away.
+          const open = await page.$$eval('#hand button:not([disabled])', (bs) => bs.map((b) => b.getAttribute('data-card')!));
+          await page.click(`#hand button[data-card="${open[0]}"]`);
+          await page.click(`#hand button[data-card="${open[5]}"]`);
+          await page.focus('#hand button[data-card]:not(.picked)');
+          await page.keyboard.press('End');
+          await page.keyboard.press(' ');
+          await page.keyboard.press('ArrowLeft');
+          await page.keyboard.press(' ');
+          expect(await page.$$eval('#hand .card.picked', (c) => c.length)).toBe(4);
+          expect(await page.isDisabled('#layAway')).toBe(false);
+          if (byKeyboard) await page.keyboard.press('a');
+          else await page.click('#layAway');
+          break;
+        }
+        case 'deal':
+          if (byKeyboard) await page.keyboard.press('d');
+          else await page.click('#dealBtn');
+          break;
+        case 'cut':
+          // Optional, and raced by a dealer bot that may deal first: a refusal then shows in words.
+          await page.click('#cutBtn', { timeout: 2000 }).catch(() => undefined);
+          break;
+        case 'chooseContract':
+          await page.keyboard.press('1');
+          break;
+        case 'none':
+          continue; // the offer went between the wait and the look (a dealer bot dealt before this seat cut)
+        default:
+          throw new Error(`the page offers an unknown action ${legal} at version ${shown.version}`);
+      }
+      steps++;
+      await page.waitForFunction((v) => Number(document.body.dataset.version) > v || !document.querySelector<HTMLElement>('#notice')!.hidden, before, { timeout: 15_000 });
+      if (!(await page.isHidden('#notice'))) {
+        // Only the cut may lose a race; its refusal is in words (problem+json title and detail).
+        expect(legal).toBe('cut');
+        expect((await page.textContent('#notice .title'))!.length).toBeGreaterThan(3);
+      }
+      expect(steps).toBeLessThan(120);
+    }
+
+    // The whole quick match: a lay-away as forehand, a deal as dealer, and cards to the end.
+    expect([...seen]).toEqual(expect.arrayContaining(['play', 'discard', 'deal']));
+    expect(checked).toBeGreaterThan(48);
+    const scorecard = (await t.http().get(`${api}/scorecard`).expect(200)).body;
+    expect(scorecard.finished).toBe(true);
+    await page.waitForSelector('#winners');
+    expect(await page.textContent('#scorecard h2')).toBe('Final scorecard');
+    expect(await page.$$eval('[data-total]', (cells) => cells.map((c) => Number(c.textContent)))).toEqual(scorecard.totals);
+    expect(await page.$$eval('#scorecard tr[data-deal]', (rows) => rows.length)).toBe(3);
+    expect(await page.textContent('#info')).toMatch(/^Match over · winners?: /);
+    // Two bots of one strength share a name: the page tells them apart by their seat.
+    const label = (s: number) => (s === 0 ? 'Astrid' : `${scorecard.seats[s].name} (seat ${s})`);
+    expect(await page.textContent('#winners')).toBe(`Winner${scorecard.winners.length > 1 ? 's' : ''}: ${scorecard.winners.map(label).join(', ')}`);
+    expect(await page.$$eval('#scorecard thead th', (th) => th.slice(3).map((c) => c.textContent))).toEqual(['Astrid (you)', label(1), label(2)]);
+    expect(await page.$$('#hand button')).toHaveLength(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-final-1280.png'), fullPage: true });
+    await expectFitsAt360(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-final-360.png'), fullPage: true });
+    expect(shot360 && shot1280).toBe(true);
+
+    // Not only where the seat acted: at every version the page drew, live, each face-up card was one it may see.
+    const drawn: { version: number; cards: string[] }[] = await page.evaluate(() => (window as any).drawn);
+    expect(new Set(drawn.map((d) => d.version)).size).toBeGreaterThan(checked);
+    const unseen = await Promise.all(drawn.map(async (d) => {
+      const view = await seatViewAt(d.version);
+      return { version: d.version, cards: d.cards.filter((c) => !visible(view).has(c)) };
+    }));
+    expect(unseen.filter((u) => u.cards.length > 0)).toEqual([]);
+
+    // The token went only in headers: no URL the page asked for or showed carries it.
+    expect(urls.filter((u) => u.includes(token))).toEqual([]);
+    expect(urls.some((u) => u.includes(`${api}/events/stream`))).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('keeps the seat token out of the address bar, reloads from the tab, and says in words what the API refuses', async () => {
+    const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'random' }, { bot: 'random' }], options: { schedule: 'quick' } }).expect(201)).body;
+    const token = m.seats[0].token;
+    const { page, errors, urls } = await openPage(360);
+    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(token)}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.evaluate(() => [location.href, location.hash])).toEqual([`${base}/play/${m.id}`, '']);
+    expect(await page.textContent('#myInfo h2')).toContain('Astrid (you)');
+    // A reload finds the token again in the tab's session storage.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#myInfo h2')).toContain('Astrid (you)');
+    // Only the link it was opened with held the token: no request, nor the page after it, did.
+    expect(urls.filter((u) => u.includes(token))).toEqual([`${base}/play/${m.id}#token=${encodeURIComponent(token)}`]);
+    expect(errors).toEqual([]);
+    await page.close();
+
+    // Another tab without the fragment has no token: it says how to get one, and offers nothing to do.
+    const bare = await openPage(360);
+    await bare.page.goto(`${base}/play/${m.id}`);
+    await bare.page.waitForSelector('body[data-ready="no-token"]');
+    expect(await bare.page.textContent('#notice .title')).toBe('This table needs your seat’s link');
+    expect(await bare.page.getAttribute('#notice a[href="/play"]', 'href')).toBe('/play');
+    expect(await bare.page.isVisible('#game')).toBe(false);
+    await bare.page.close();
+
+    // A token the service does not know, and a match that does not exist: the problem's title and detail.
+    for (const [id, bad, title] of [[m.id, 'not-a-token', 'A valid seat token is required'], ['00000000-0000-4000-8000-000000000000', token, 'No such match']]) {
+      const p = await openPage(360);
+      await p.page.goto(`${base}/play/${id}#token=${bad}`);
+      await p.page.waitForSelector('body[data-ready="failed"]');
+      const problem = (await t.http().get(`/api/matches/${id}/view`).set(...bearer(bad)))!.body;
+      expect(problem.title).toBe(title);
+      expect(await p.page.textContent('#notice .title')).toBe(problem.title);
+      expect(await p.page.textContent('#notice .detail')).toBe(` ${problem.detail}`);
+      expect(p.errors).toEqual([]);
+      await p.page.close();
+    }
+  }, 60_000);
+
+  it('offers forehand of a modern match exactly the contracts the rules allow, chosen with a digit', async () => {
+    // A seeded match whose first dealer is seat 2, so that seat 0 (the person) is forehand of deal 1.
+    let m: any;
+    for (let i = 0; !m || m.firstDealer !== 2; i++) {
+      m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'modern' }, seed: `play-contract-${i}` }).expect(201)).body;
+    }
+    const token = m.seats[0].token;
+    const { page, errors } = await openPage(1280);
+    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(token)}`);
+    await page.waitForSelector('body[data-legal="chooseContract"]', { timeout: 20_000 });
+    const view = (await t.http().get(`/api/matches/${m.id}/view`).set(...bearer(token)).expect(200)).body;
+    expect(view.legal.action).toBe('chooseContract');
+    const offered = await page.$$eval('#contracts button', (bs) => bs.map((b) => [b.getAttribute('data-key'), b.getAttribute('data-contract'), b.getAttribute('data-trump')]));
+    const expected = view.legal.contracts.flatMap((c: string) => (c === 'trump' ? view.legal.trumps.map((s: string) => [c, s]) : [[c, null]]));
+    expect(offered).toEqual(expected.map(([c, s]: [string, string | null], i: number) => [String(i + 1), c, s]));
+    // Blind (the default): forehand sees the four table cards, not yet a hand.
+    expect(view.hand).toEqual([]);
+    expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(0);
+    expect(await page.textContent('#actions p')).toBe('Choose the contract (blind: from the four table cards; your hand comes after):');
+    expect(await page.$$eval('#tableCards [data-card]', (c) => c.map((x) => x.getAttribute('data-card')))).toEqual(view.tableCards);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-contract-1280.png'), fullPage: true });
+    const digit = String(offered.length);
+    const [, contract, trump] = offered[offered.length - 1];
+    await page.keyboard.press(digit);
+    await page.waitForFunction(() => document.body.dataset.legal !== 'chooseContract');
+    const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
+    const chosen = events.find((e: any) => e.type === 'ContractChosen');
+    expect(chosen.data).toEqual(expect.objectContaining({ seat: 0, contract, trump }));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('lets the seat on the dealer\'s right cut a provably fair deal, with its own string', async () => {
+    // Seat 1 deals (a person who waits), so seat 0 cuts: an unseeded match, drawn until that happens.
+    let m: any;
+    while (!m || m.firstDealer !== 1) m = (await t.http().post('/api/matches').send({ players: ['Astrid', 'Bjørn', { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
+    const { page, errors } = await openPage(360);
+    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await page.waitForSelector('body[data-legal="cut"]');
+    expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(0);
+    await page.fill('#cutText', 'astrid-was-here');
+    await page.keyboard.press('Tab'); // leave the field (letters typed there are the cut): keys act on the page again
+    await page.keyboard.press('u');
+    await page.waitForSelector('body[data-legal="none"]');
+    const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
+    expect(events.find((e: any) => e.type === 'DeckCut').data).toEqual(expect.objectContaining({ seat: 0, cut: 'astrid-was-here' }));
+    // The person who deals: the dealer's table shows the deal, and deals it.
+    const dealer = await openPage(360);
+    await dealer.page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[1].token)}`);
+    await dealer.page.waitForSelector('body[data-legal="deal"]');
+    await dealer.page.click('#dealBtn');
+    await dealer.page.waitForFunction(() => document.body.dataset.legal !== 'deal');
+    // Seat 0's page follows live (no reload) and now holds its dealt cards.
+    await page.waitForFunction(() => document.querySelectorAll('#hand [data-card]').length === 16, undefined, { timeout: 15_000 });
+    expect(errors.concat(dealer.errors)).toEqual([]);
+    await page.close();
+    await dealer.page.close();
+  }, 60_000);
+});
+
