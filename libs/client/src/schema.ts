@@ -4492,6 +4492,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
 }
