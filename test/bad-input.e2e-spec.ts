@@ -298,6 +298,7 @@ describe('input that only the database used to refuse', () => {
     ['post', 'deal'],
     ['post', 'play'],
     ['post', 'seats/1/join'],
+    ['post', 'fork?version=0'],
   ])('a NUL byte in the match id (%s …/%s): 404 MATCH_NOT_FOUND', async (method, path) => {
     const req = method === 'get' ? t.http().get(`/api/matches/%00/${path}`) : t.http().post(`/api/matches/%00/${path}`).send(path === 'play' ? { card: 'AS' } : path === 'deal' ? {} : { name: 'A' });
     const res = await req.set('Authorization', `Bearer ${matches[0].seats[0].token}`);
@@ -312,6 +313,11 @@ describe('input that only the database used to refuse', () => {
   it.each(['version=2147483648', 'version=1e30'])('replay?%s: 400 VALIDATION_FAILED', async (q) => {
     const res = await t.http().get(`/api/matches/${id()}/replay?${q}`);
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it.each(['version=2147483648', 'version=1e30', 'version=', 'version=1&version=2', ''])('fork?%s: 400 VALIDATION_FAILED, nothing created', async (q) => {
+    const res = await t.http().post(`/api/matches/${id()}/fork?${q}`);
+    expect({ status: res.status, code: res.body.code, parameter: res.body.errors?.[0]?.parameter }).toEqual({ status: 400, code: 'VALIDATION_FAILED', parameter: 'version' });
   });
 
   it.each(['1', '2020-02-30T00:00:00.000000Z', 'March 7', '+275760-09-13T00:00:00.000Z', '2026-01-01T00:00:00.000Z'])(

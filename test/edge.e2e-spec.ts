@@ -106,6 +106,9 @@ describe('bounded resources (here: 3 creations a minute, 3 streams per address, 
     const refused = await bounded.http().post('/api/matches').send({ players: ['A', 'B', 'C'] });
     expect(refused.body.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // A fork creates a match too: it counts as one.
+    const fork = await bounded.http().post('/api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/fork?version=0');
+    expect({ status: fork.status, code: fork.body.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
     // Reads and commands are not creations.
     await bounded.http().get('/api/matches?limit=1').expect(200);
   });

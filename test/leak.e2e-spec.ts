@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { fold, publicView, seatView, type BismarckEvent, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
+import { fold, forkableVersions, publicView, seatView, type BismarckEvent, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
 import { useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { actionRequest, bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
@@ -96,6 +96,10 @@ async function everythingSeenBy(m: CreatedMatch, viewer: Viewer, version: number
   const analysis = await get(`/api/matches/${m.id}/analysis?deal=${deal}`);
   expect({ status: analysis.status, code: analysis.body.code }).toEqual({ status: 409, code: 'DEAL_NOT_SCORED' });
   seen.push(analysis.text);
+  // So is a fork of the match in play (a fork would show every hand): the refusal says nothing but that.
+  const fork = await (token ? t.http().post(`/api/matches/${m.id}/fork?version=${version}`).set(...bearer(token)) : t.http().post(`/api/matches/${m.id}/fork?version=${version}`));
+  expect({ status: fork.status, code: fork.body.code }).toEqual({ status: 409, code: 'MATCH_NOT_FINISHED' });
+  seen.push(fork.text);
   // Errors, from commands that can never go through: a stale If-Match, a discard of one card four times.
   const post = (path: string, body: object) => {
     const req = t.http().post(`/api/matches/${m.id}/${path}`);
@@ -114,8 +118,20 @@ async function everythingSeenBy(m: CreatedMatch, viewer: Viewer, version: number
   return seen;
 }
 
-type Players = (string | null)[];
+type Players = (string | null)[] | 'fork';
 const NAMED: Players = ['Astrid', 'Bjørn', 'Cecilia'];
+
+/**
+ * A fork (POST …/fork) of a finished match, in the middle of its first deal's lay-away: from there on
+ * it is a match like any other, whose own views must follow the usual rules.
+ */
+async function forkOfFinished(options: object, pick: (xs: any[]) => any): Promise<CreatedMatch> {
+  const finished = await createMatch(t.http, { options });
+  while (await playOneAction(t.http, finished, pick));
+  const log = await trueLog(finished.id);
+  const version = forkableVersions(log).find((v) => log[v]?.type === 'CardsLaidAway')!;
+  return (await t.http().post(`/api/matches/${finished.id}/fork?version=${version}`).expect(201)).body;
+}
 
 /**
  * A lobby table: created with open seats (null), which strangers then join in a random order. The
@@ -141,9 +157,15 @@ describe('no card ever reaches a caller who may not see it', () => {
     ['modern, redeal on an early lead', { leadBeforeDiscard: 'redeal' }, NAMED],
     ['quick lobby table, two seats open', { schedule: 'quick' }, ['Astrid', null, null]],
     ['modern informed lobby table, every seat open', { contractChoice: 'informed' }, [null, null, null]],
+    ['a fork of a finished quick match, before its first lay-away', { schedule: 'quick' }, 'fork'],
   ])('%s', async (_name, options, players) => {
     const pick = seededPick(11);
-    const m = players.includes(null) ? await openTable(players, options, pick) : await createMatch(t.http, { options });
+    const m =
+      players === 'fork'
+        ? await forkOfFinished(options, pick)
+        : players.includes(null)
+          ? await openTable(players, options, pick)
+          : await createMatch(t.http, { options });
     let checks = 0;
     let commandAnswers = 0;
     for (let step = 0; step < 90; step++) {

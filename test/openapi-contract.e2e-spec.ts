@@ -6,6 +6,7 @@ import {
   decide,
   evolve,
   EVENT_TYPES,
+  forkableVersions,
   initialState,
   mulberry32,
   randomCommand,
@@ -79,6 +80,17 @@ function eventsOfEveryType(): BismarckEvent[] {
     const command = randomCommand(state, { random, deck: (n) => shuffleDeck('deck', n), leadBeforeDiscard: 0.2 }, deals);
     if (command === null) break;
     if (command.type === 'deal' && deals++ % 2 === 0) command.shuffle = { algorithm: SHUFFLE_ALGORITHM, index: out.length + 1, seeded: false, commitment: null, cut: null };
+    apply(command);
+  }
+  // A fork of that finished match (MatchCreated's `forkedFrom`, decks `copiedFrom` the original), played on a little.
+  const played = out.slice(out.findIndex((e) => e.type === 'MatchCreated' && e.data.matchId === 'played'));
+  const at = forkableVersions(played).find((v) => v > played.length / 2)!;
+  state = initialState();
+  apply({ type: 'forkMatch', matchId: 'fork', from: { matchId: 'played', version: at, events: played } });
+  for (let deals = 0, steps = 0; steps < 40; steps++) {
+    const command = randomCommand(state, { random, deck: (n) => shuffleDeck('fork', n) }, deals);
+    if (command === null) break;
+    if (command.type === 'deal') command.shuffle = { algorithm: SHUFFLE_ALGORITHM, index: out.length + 1, seeded: true, cut: null };
     apply(command);
   }
   return out;
@@ -250,6 +262,15 @@ describe('the answers of real matches', () => {
     await answer('replay', await http().get(`${base}/replay?version=20`));
     await answer('audit', await http().get(`${base}/audit`));
     await answer('exportMatch', await http().get(`${base}/export`));
+    // A fork of the finished match, at the start of its second deal's play, and its audit.
+    const exportedEvents = (await http().get(`${base}/export`)).body.events as Json[];
+    const forkAt = forkableVersions(exportedEvents.map((e) => ({ type: e.type, data: e.data }) as BismarckEvent)).find(
+      (v) => exportedEvents[v - 1]?.type === 'CardsLaidAway' && exportedEvents[v - 1].data.deal === 2,
+    )!;
+    const forked = await answer('forkMatch', await http().post(`${base}/fork?version=${forkAt}`));
+    await answer('getMatch', await http().get(`/api/matches/${forked.id}`));
+    await answer('listEvents', await http().get(`/api/matches/${forked.id}/events?limit=1000`));
+    await answer('audit', await http().get(`/api/matches/${forked.id}/audit`));
     // The analysis of a scored deal: pending (202) while it is computed, then done (200).
     for (let done = false; !done; await new Promise((r) => setTimeout(r, 200))) {
       const res = await http().get(`${base}/analysis?deal=1`);

@@ -7,6 +7,7 @@ import { appConfig } from './config/app.config';
 import { BotsModule } from './bots/bots.module';
 import { DatabaseModule } from './database/database.module';
 import { DocsModule } from './docs/docs.module';
+import { ForkModule } from './fork/fork.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { LobbyModule } from './lobby/lobby.module';
@@ -48,6 +49,7 @@ export class AppModule {
         BotsModule,
         AdminModule,
         ReplayModule,
+        ForkModule,
         NotationModule,
         AnalysisModule,
         ViewerModule,

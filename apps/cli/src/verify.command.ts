@@ -22,6 +22,7 @@ export function verifyCommand(file: string, options: { pin?: string } = {}): voi
   // An export is made of a finished match only: one that does not end in MatchFinished is cut short.
   const report = auditMatch(doc, { finished: true, pin });
   console.log(`match ${report.matchId}: ${report.version} events, ${report.scoredDeals.length} deals scored${report.seeded ? ' (seeded: NOT provably fair)' : ''}`);
+  if (report.forkedFrom) console.log(`  a fork of match ${report.forkedFrom.matchId} at version ${report.forkedFrom.version}`);
   for (const check of report.checks) console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name.padEnd(12)} ${check.detail}`);
   if (!report.seeded) console.log(`  provably fair deals: ${report.provablyFairDeals.join(', ') || 'none (no deal was cut by a seat)'}`);
   if (report.ok) {

@@ -9,6 +9,7 @@ import {
   type BismarckEvent,
   type Command,
   type DealerFacts,
+  type ForkedFrom,
   type MatchState,
 } from '@bismarck/rules';
 import { eventHash, type ExportedEvent } from './chain';
@@ -69,6 +70,8 @@ export interface AuditReport {
   version: number;
   /** From the hashed MatchCreated, never from the document's envelope. */
   seeded: boolean;
+  /** A fork's origin, from the hashed MatchCreated (a fork is always seeded); null for any other match. */
+  forkedFrom: ForkedFrom | null;
   /** Deals whose deck provably neither the server nor a seat alone chose (committed seed, seat's cut, revealed). */
   provablyFairDeals: number[];
   scoredDeals: number[];
@@ -118,6 +121,7 @@ export function auditMatch(exported: ExportedMatch, expect: AuditExpectations = 
     matchId: doc.matchId,
     version: events.length,
     seeded: doc.seeded,
+    forkedFrom: hashedForkedFrom(events),
     provablyFairDeals: doc.seeded ? [] : fairDeals(events, new Set(scoredDeals)),
     scoredDeals,
     checks,
@@ -155,6 +159,12 @@ function checkPin(doc: ExportedMatch, pin: ChainPin): AuditCheck {
     return fail('pin', pin.version, `the log's hash at version ${pin.version} is not the pinned one: an event up to that version was changed since it was pinned`);
   }
   return pass('pin', `the log holds the pinned hash at version ${pin.version}: nothing up to there changed since`);
+}
+
+/** Where a fork starts, as its hashed MatchCreated says (the rules check that it is a seeded match's). */
+function hashedForkedFrom(events: ExportedEvent[]): ForkedFrom | null {
+  const from = events[0]?.type === 'MatchCreated' ? (events[0].data as { forkedFrom?: ForkedFrom }).forkedFrom : undefined;
+  return from && typeof from.matchId === 'string' && typeof from.version === 'number' ? { matchId: from.matchId, version: from.version } : null;
 }
 
 /** The `seeded` flag of the hashed MatchCreated (a log without one is the chain and rules checks' finding). */

@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a finished match at any position: a new sandbox match that plays on from there
+         * @description For post-mortems ("what if I had led the ace"): a new match whose log rests exactly where this one rested right after event `version`, with fresh seat tokens (shown here only; bot seats stay bots). It is seeded (never provably fair: its cards are public), and deals the original's decks for the same deals. Anyone may fork; only a finished match (409 `MATCH_NOT_FINISHED`), only at a version where the match rested between two moves (422 `VERSION_NOT_FORKABLE`, naming the nearest ones). docs/clients.md, "Forking a finished match".
+         */
+        post: operations["forkMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/matches/{id}/notation": {
         parameters: {
             query?: never;
@@ -506,6 +526,18 @@ export interface components {
              */
             detail: string;
         };
+        NearestForkableDto: {
+            /**
+             * @description The nearest forkable version below.
+             * @example 8
+             */
+            before: number;
+            /**
+             * @description The nearest forkable version above.
+             * @example 12
+             */
+            after: number;
+        };
         ProblemDto: {
             /**
              * @description A URI naming the problem: one per `code`.
@@ -532,7 +564,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
+            code: "VALIDATION_FAILED" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "VERSION_NOT_FORKABLE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
             /**
              * @description The path of the request that failed.
              * @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play
@@ -557,6 +589,8 @@ export interface components {
              *     ]
              */
             errors?: components["schemas"]["FieldErrorDto"][];
+            /** @description With `VERSION_NOT_FORKABLE`: the versions just before and after the one asked at which the match can be forked. */
+            nearestForkable?: components["schemas"]["NearestForkableDto"];
         };
         BotSeatDto: {
             /**
@@ -1297,6 +1331,20 @@ export interface components {
             /** @description When finished: every seat with the highest total; else null. */
             winners: number[] | null;
         };
+        /** @description Where a fork starts: a finished match and the version of its log (POST /api/matches/{id}/fork). */
+        ForkedFromDto: {
+            /**
+             * Format: uuid
+             * @description The finished match.
+             * @example 6cc03a75-fc0a-4a44-9953-ff256c06fc3f
+             */
+            matchId: string;
+            /**
+             * @description The version of its log the fork starts at (0: as the match started).
+             * @example 57
+             */
+            version: number;
+        };
         /** @description A match was created (the first event). */
         MatchCreatedDataDto: {
             /**
@@ -1332,6 +1380,8 @@ export interface components {
              *     ]
              */
             bots?: (string | null)[];
+            /** @description Only in a fork (always seeded): the finished match and the version it starts from. */
+            forkedFrom?: components["schemas"]["ForkedFromDto"];
         };
         /** @description A `MatchCreated` event: its `data`. */
         MatchCreatedEventDto: {
@@ -1443,6 +1493,20 @@ export interface components {
             /** @description What happened. */
             data: components["schemas"]["DeckCutDataDto"];
         };
+        /** @description Where a fork's deck comes from: the original match's `DealStarted` of the same deal and attempt. */
+        CopiedDeckDto: {
+            /**
+             * Format: uuid
+             * @description The match forked from.
+             * @example 6cc03a75-fc0a-4a44-9953-ff256c06fc3f
+             */
+            matchId: string;
+            /**
+             * @description The version of its `DealStarted` that holds this deck.
+             * @example 61
+             */
+            version: number;
+        };
         /** @description How the deck was made, as the service recorded it (docs/fairness.md). */
         ShuffleDto: {
             /**
@@ -1463,10 +1527,12 @@ export interface components {
              */
             commitment?: string | null;
             /**
-             * @description The cut mixed in; null when nobody cut.
+             * @description The cut mixed in; null when nobody cut. (A deck copied by a fork is the original's whatever the cut.)
              * @example k7Qz-42
              */
             cut?: string | null;
+            /** @description Only in a fork: the deck is the one of the original match's `DealStarted` at that version (the same deal and attempt), not shuffled here. */
+            copiedFrom?: components["schemas"]["CopiedDeckDto"];
         };
         /** @description A deal began: the four table cards are turned face up. */
         DealStartedDataDto: {
@@ -2235,6 +2301,8 @@ export interface components {
             version: number;
             /** @description Seeded matches are reproducible and NOT provably fair. */
             seeded: boolean;
+            /** @description A fork's origin (POST …/fork), from its hashed `MatchCreated`: the finished match and the version it starts from; null for any other match. */
+            forkedFrom: components["schemas"]["ForkedFromDto"] | null;
             /**
              * @description Scored deals whose deck used a committed seed, a seat's cut, and a revealed seed.
              * @example [
@@ -2320,6 +2388,39 @@ export interface components {
             seeded: boolean;
             /** @description The whole log, oldest first. */
             events: components["schemas"]["ExportedEventDto"][];
+        };
+        ForkCreatedDto: {
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            id: string;
+            /**
+             * @description The match version after creation (its events so far).
+             * @example 2
+             */
+            version: number;
+            /** @description Every option of the match, defaults filled in. */
+            options: components["schemas"]["MatchOptionsViewDto"];
+            /**
+             * @description The dealer of the first deal, drawn at random (or from the seed).
+             * @enum {integer}
+             */
+            firstDealer: 0 | 1 | 2;
+            /** @description The seats of persons, each with its token (open seats get theirs when joined; bot seats have none). */
+            seats: components["schemas"]["SeatTokenDto"][];
+            /** @description The seats the service plays (no token: nobody else acts for them). Empty when none. */
+            bots: components["schemas"]["BotSeatViewDto"][];
+            /** @description Always true: a fork starts from cards that are public, so it is a sandbox, never provably fair. */
+            seeded: boolean;
+            /**
+             * @description `finished` only for a fork at the last version of the match.
+             * @enum {string}
+             */
+            status: "playing" | "finished";
+            /** @description The match forked and the version asked (also in the fork's `MatchCreated`). */
+            forkedFrom: components["schemas"]["ForkedFromDto"];
         };
         AnalysisPendingDto: {
             /**
@@ -2514,6 +2615,7 @@ export interface components {
     pathItems: never;
 }
 export type SchemaFieldErrorDto = components['schemas']['FieldErrorDto'];
+export type SchemaNearestForkableDto = components['schemas']['NearestForkableDto'];
 export type SchemaProblemDto = components['schemas']['ProblemDto'];
 export type SchemaBotSeatDto = components['schemas']['BotSeatDto'];
 export type SchemaMatchOptionsDto = components['schemas']['MatchOptionsDto'];
@@ -2538,6 +2640,7 @@ export type SchemaPlayActionDto = components['schemas']['PlayActionDto'];
 export type SchemaSeatViewDto = components['schemas']['SeatViewDto'];
 export type SchemaScorecardDealDto = components['schemas']['ScorecardDealDto'];
 export type SchemaScorecardDto = components['schemas']['ScorecardDto'];
+export type SchemaForkedFromDto = components['schemas']['ForkedFromDto'];
 export type SchemaMatchCreatedDataDto = components['schemas']['MatchCreatedDataDto'];
 export type SchemaMatchCreatedEventDto = components['schemas']['MatchCreatedEventDto'];
 export type SchemaSeatJoinedDataDto = components['schemas']['SeatJoinedDataDto'];
@@ -2548,6 +2651,7 @@ export type SchemaDeckCommittedDataDto = components['schemas']['DeckCommittedDat
 export type SchemaDeckCommittedEventDto = components['schemas']['DeckCommittedEventDto'];
 export type SchemaDeckCutDataDto = components['schemas']['DeckCutDataDto'];
 export type SchemaDeckCutEventDto = components['schemas']['DeckCutEventDto'];
+export type SchemaCopiedDeckDto = components['schemas']['CopiedDeckDto'];
 export type SchemaShuffleDto = components['schemas']['ShuffleDto'];
 export type SchemaDealStartedDataDto = components['schemas']['DealStartedDataDto'];
 export type SchemaDealStartedEventDto = components['schemas']['DealStartedEventDto'];
@@ -2587,6 +2691,7 @@ export type SchemaDatabaseChainDto = components['schemas']['DatabaseChainDto'];
 export type SchemaAuditDto = components['schemas']['AuditDto'];
 export type SchemaExportedEventDto = components['schemas']['ExportedEventDto'];
 export type SchemaExportDto = components['schemas']['ExportDto'];
+export type SchemaForkCreatedDto = components['schemas']['ForkCreatedDto'];
 export type SchemaAnalysisPendingDto = components['schemas']['AnalysisPendingDto'];
 export type SchemaCardAnalysisDto = components['schemas']['CardAnalysisDto'];
 export type SchemaParDto = components['schemas']['ParDto'];
@@ -4215,6 +4320,100 @@ export interface operations {
             };
             /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    forkMatch: {
+        parameters: {
+            query: {
+                /** @description Fork at the position right after this event of the match's log (0: the match as it started; at most the match's version). */
+                version: number;
+            };
+            header?: never;
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForkCreatedDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VERSION_NOT_FORKABLE`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

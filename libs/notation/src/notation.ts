@@ -229,6 +229,8 @@ function header(d: Data<'MatchCreated'>): string[] {
     `Fairness: ${d.seeded ? 'seeded' : 'provably-fair'}`,
     // Only a match created with a bot seat has the line, as only its MatchCreated has `bots`.
     ...(d.bots ? [`Bots: ${d.bots.map((b) => (b === null ? '-' : text(b))).join(' ')}`] : []),
+    // Only a fork has the line (POST /api/matches/{id}/fork), as only its MatchCreated has `forkedFrom`.
+    ...(d.forkedFrom ? [`Forked from: ${text(d.forkedFrom.matchId)} at ${d.forkedFrom.version}`] : []),
   ];
 }
 
@@ -497,9 +499,9 @@ export function fromNotation(input: string): BismarckEvent[] {
     .map((t, i) => ({ number: i + 1, text: t.replace(/^[ \t]+|[ \t]+$/g, '') }))
     .filter((l) => l.text !== '' && !l.text.startsWith('#'));
   const p = new Parser();
-  const created = parseHeader(lines, p);
+  const { created, length } = parseHeader(lines, p);
   p.push({ type: 'MatchCreated', data: created });
-  for (const line of lines.slice(HEADER.length + (created.bots ? 1 : 0))) {
+  for (const line of lines.slice(length)) {
     if (p.hands !== null && !line.text.startsWith('Hand')) p.fail(line, `expected "Hand ${p.hands.length}: …": the three hands come together, seats 0, 1, 2`);
     const rule = BODY.find((r) => r.pattern.test(line.text));
     const key = rule?.key ?? keyOf(line.text)?.key;
@@ -544,8 +546,11 @@ const HEADER: HeaderLine[] = [
 
 /** The optional line after the header: the strategy of each bot seat at creation, `-` for a person. */
 const BOTS = re(`Bots: ${PLAYER} ${PLAYER} ${PLAYER}`);
+/** The optional line after those: a fork's origin, the match and the version it starts from. */
+const FORKED = re(`Forked from: ${STRING} at (0|[1-9][0-9]*)`);
 
-function parseHeader(lines: Line[], p: Parser): Data<'MatchCreated'> {
+/** The MatchCreated of the header, and how many lines it took. */
+function parseHeader(lines: Line[], p: Parser): { created: Data<'MatchCreated'>; length: number } {
   const m = HEADER.map((h, i) => {
     const line = lines[i];
     if (!line) return p.fail((lines.at(-1)?.number ?? 0) + 1, `expected "${h.expected}", found the end of the text`);
@@ -579,10 +584,16 @@ function parseHeader(lines: Line[], p: Parser): Data<'MatchCreated'> {
     firstDealer: seatOf(m[5][1]),
     seeded: m[6][1] === 'seeded',
   };
-  const next = lines[HEADER.length];
-  if (next?.text.startsWith('Bots:')) {
-    const bots = BOTS.exec(next.text) ?? p.fail(next, `expected "Bots: "strategy" | - (three times, - for a person)", found "${clip(next.text)}"`);
+  let next = HEADER.length;
+  if (lines[next]?.text.startsWith('Bots:')) {
+    const line = lines[next++];
+    const bots = BOTS.exec(line.text) ?? p.fail(line, `expected "Bots: "strategy" | - (three times, - for a person)", found "${clip(line.text)}"`);
     created.bots = [player(bots[1]), player(bots[2]), player(bots[3])];
   }
-  return created;
+  if (lines[next]?.text.startsWith('Forked')) {
+    const line = lines[next++];
+    const forked = FORKED.exec(line.text) ?? p.fail(line, `expected "Forked from: "match id" at version", found "${clip(line.text)}"`);
+    created.forkedFrom = { matchId: JSON.parse(forked[1]) as string, version: Number(forked[2]) };
+  }
+  return { created, length: next };
 }

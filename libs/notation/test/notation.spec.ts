@@ -2,7 +2,21 @@
 // and logs cut short after any decision, as every caller may see them; and a text that is not a
 // notation is refused with its line and what was expected there.
 import fc from 'fast-check';
-import { visibleEvents, type BismarckEvent, type MatchOptions, type Triple, type Viewer } from '@bismarck/rules';
+import {
+  decide,
+  evolve,
+  fold,
+  forkableVersions,
+  initialState,
+  mulberry32,
+  randomCommand,
+  shuffleDeck,
+  visibleEvents,
+  type BismarckEvent,
+  type MatchOptions,
+  type Triple,
+  type Viewer,
+} from '@bismarck/rules';
 import { fromNotation, NotationError, toNotation } from '../src';
 import { playMatch, type MatchPlan } from './matches';
 
@@ -128,6 +142,47 @@ describe('bot seats', () => {
   it('a Bots line that is not three entries is refused with its line', () => {
     const text = toNotation(playMatch({ ...base, seed: 23, fair: false, lobby: false, bots: [null, 'greedy', null] }).events);
     expect(() => fromNotation(text.replace('Bots: - "greedy" -', 'Bots: - "greedy"'))).toThrow(/line 8: expected "Bots:/);
+  });
+});
+
+describe('forks', () => {
+  /** A finished match forked at a random forkable version, then played on (with the fork's own decks) to the end or cut short. */
+  function forkOf(p: MatchPlan, at: number, playOn: number): BismarckEvent[] {
+    const { events } = playMatch({ ...p, abandon: false });
+    const positions = forkableVersions(events);
+    const version = positions[Math.floor(at * positions.length)];
+    const fork = decide({ type: 'forkMatch', matchId: 'fork of "the" match', from: { matchId: `match-${p.seed}`, version, events } }, initialState());
+    const random = mulberry32(p.seed);
+    let state = fold(fork);
+    for (let step = 0, deals = 0; step < playOn; step++) {
+      const command = randomCommand(state, { random, deck: (n) => shuffleDeck(`fork-${p.seed}`, n), leadBeforeDiscard: 0.1 }, deals);
+      if (command === null) break;
+      if (command.type === 'deal') deals++;
+      for (const e of decide(command, state)) {
+        state = evolve(state, e);
+        fork.push(e);
+      }
+    }
+    return fork;
+  }
+
+  it('a fork has a Forked from line, and comes back with it, as every caller may see it, whole or cut short', () => {
+    fc.assert(
+      fc.property(plan, fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.constantFrom(0, 30, 5000), (p, at, playOn) => {
+        const fork = forkOf(p, at, playOn);
+        const text = expectRoundTrip(fork);
+        const created = fork[0] as Extract<BismarckEvent, { type: 'MatchCreated' }>;
+        expect(text).toMatch(new RegExp(`^Forked from: "match-${p.seed}" at ${created.data.forkedFrom!.version}$`, 'm'));
+        for (const viewer of VIEWERS) expectRoundTrip(visibleEvents(fork, viewer));
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  it('a Forked from line that names no version is refused with its line', () => {
+    const text = toNotation(forkOf({ seed: 5, options: { schedule: 'quick' }, names: ['a', 'b', 'c'], fair: true, lobby: false, abandon: false, cut: 0.5, earlyLead: 0, shuffleRecord: true }, 0.5, 0));
+    expect(text).toMatch(/^Forked from: "match-5" at \d+$/m);
+    expect(() => fromNotation(text.replace(/^Forked from: "match-5" at \d+$/m, 'Forked from: "match-5"'))).toThrow(/line 8: expected "Forked from:/);
   });
 });
 

@@ -25,6 +25,7 @@ import {
 } from './cards';
 import { refuse } from './errors';
 import { cut, withDealer } from './fairness';
+import { forkMatch, forkPositions } from './fork';
 import { allowedContracts, legalPlays, trickWinner } from './legal';
 import { dealPlan, resolveOptions } from './options';
 import { CONTRACTS, points, quotas, winnersOf } from './scoring';
@@ -53,11 +54,21 @@ import type {
 
 export const decide = (command: Command, state: MatchState): BismarckEvent[] => {
   if (command === null || typeof command !== 'object') return refuse('VALIDATION_FAILED', 'a command is an object');
+  // A fork is seeded from its first event: the dealer brings nothing to it (no commitment, no reveal).
+  if (command.type === 'forkMatch') return decideMove(command, state);
   return withDealer(decideMove(command, state), state, command.dealer);
 };
 
+/**
+ * The versions of a match's log at which it can be forked (fork.ts): 0, then every version at which
+ * the started match rests between two moves. Throws an Error for a log the rules do not replay.
+ */
+export const forkableVersions = (events: readonly BismarckEvent[]): number[] => forkPositions(events, decide);
+
 const decideMove = (command: Command, state: MatchState): BismarckEvent[] => {
   if (command.type === 'createMatch') return createMatch(command, state);
+  // The fork decides the original's moves again with this same function (passed in: no import cycle).
+  if (command.type === 'forkMatch') return forkMatch(command, state, decide);
   if (state.status === 'empty') return refuse('MATCH_NOT_FOUND', 'there is no such match');
   if (state.status === 'abandoned') return refuse('MATCH_ABANDONED', 'this lobby table was closed: its seats were not filled in time');
   if (command.type === 'joinSeat') return joinSeat(command, state);
@@ -96,6 +107,13 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
   const bots = command.bots;
   if (bots !== undefined && (!Array.isArray(bots) || bots.length !== 3 || !bots.every((b, s) => b === null || (isName(b) && players[s] !== null))))
     refuse('VALIDATION_FAILED', 'bots must be 3 entries, each a strategy name for a named seat or null');
+  const forkedFrom = command.forkedFrom;
+  if (forkedFrom !== undefined) {
+    if (forkedFrom === null || typeof forkedFrom !== 'object' || typeof forkedFrom.matchId !== 'string' || forkedFrom.matchId.length === 0 || !Number.isSafeInteger(forkedFrom.version) || forkedFrom.version < 0)
+      refuse('VALIDATION_FAILED', 'forkedFrom must name a match and a version from 0');
+    // A fork starts from cards that are public: it can never be provably fair.
+    if (seeded !== true) refuse('VALIDATION_FAILED', 'a fork is a seeded match');
+  }
   const options = resolveOptions(command.options ?? {});
   return [
     {
@@ -108,6 +126,8 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
         seeded: seeded === true,
         // Only a match with a bot seat records them: the events of every other match stay as they were.
         ...(bots?.some((b) => b !== null) ? { bots: [bots[0], bots[1], bots[2]] } : {}),
+        // Only a fork records where it starts.
+        ...(forkedFrom !== undefined ? { forkedFrom: { matchId: forkedFrom.matchId, version: forkedFrom.version } } : {}),
       },
     },
   ];

@@ -5,7 +5,8 @@ export { resolveOptions, dealsInMatch, dealPlan, OPTION_VALUES, type DealPlan } 
 export { freshDeck, parseCard, cardCode, isCardCode, sortCodes, SUITS, RANKS, type CardSet, fromCards, toCodes } from './cards';
 export { quotas, points, winnersOf, CONTRACTS } from './scoring';
 export { type MatchState, initialState, evolve, fold } from './state';
-export { decide, dealHands } from './decide';
+export { decide, dealHands, forkableVersions } from './decide';
+export { notForkable, type CopiedShuffle } from './fork';
 export { legalActions, legalPlays, trickWinner } from './legal';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';

@@ -37,6 +37,24 @@ export interface CreateMatch {
   firstDealer: Seat;
   /** True when the match was created with a caller-chosen seed (reproducible, not provably fair). */
   seeded: boolean;
+  /** Only for a fork (always seeded): the finished match and the version it starts from. */
+  forkedFrom?: ForkedFrom;
+}
+/** Where a fork starts: a finished match and the version of its log (docs/clients.md, "Forking a finished match"). */
+export interface ForkedFrom {
+  matchId: string;
+  version: number;
+}
+/**
+ * A new match at exactly the position of a finished match after event `from.version`: its own
+ * MatchCreated (seeded, with `forkedFrom`), then the original's moves up to there decided again
+ * (fork.ts). `from.events` is the original's whole log, unredacted (all of it is public once finished).
+ */
+export interface ForkMatch {
+  type: 'forkMatch';
+  /** The new match's id. */
+  matchId: string;
+  from: ForkedFrom & { events: readonly BismarckEvent[] };
 }
 export interface Deal {
   type: 'deal';
@@ -96,7 +114,7 @@ export interface DealerFacts {
   readonly seeds?: readonly { deal: number; commitment: string; seed: string }[];
 }
 
-export type Command = (JoinSeat | CreateMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable) & { dealer?: DealerFacts };
+export type Command = (JoinSeat | CreateMatch | ForkMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable) & { dealer?: DealerFacts };
 
 // ---- events: past-tense facts carrying everything replay needs ------------------------------
 
@@ -111,8 +129,17 @@ export type BismarckEvent =
       /**
        * A null name is an open seat: the match waits until SeatJoined has filled every seat. `bots`
        * (only when some seat is a bot): per seat the strategy the service plays it with, else null.
+       * `forkedFrom` (only in a fork, which is always seeded): the finished match and version it starts from.
        */
-      data: { matchId: string; players: Triple<string | null>; options: MatchOptions; firstDealer: Seat; seeded: boolean; bots?: Triple<string | null> };
+      data: {
+        matchId: string;
+        players: Triple<string | null>;
+        options: MatchOptions;
+        firstDealer: Seat;
+        seeded: boolean;
+        bots?: Triple<string | null>;
+        forkedFrom?: ForkedFrom;
+      };
     }
   /** `bot` (only for a bot): the strategy the service plays the seat with. */
   | { type: 'SeatJoined'; data: { seat: Seat; name: string; bot?: string } }
@@ -286,4 +313,8 @@ export type RuleErrorCode =
   /** createMatch with a seed and an open seat: the creator could compute a stranger's hand. */
   | 'SEED_WITH_OPEN_SEATS'
   /** A command to a lobby table that was closed because its seats were not filled in time. */
-  | 'MATCH_ABANDONED';
+  | 'MATCH_ABANDONED'
+  /** forkMatch of a match still in play: before the end its hands are secret. */
+  | 'MATCH_NOT_FINISHED'
+  /** forkMatch at a version inside a move (or before the match started): no position the rules rest in. */
+  | 'VERSION_NOT_FORKABLE';

@@ -8,10 +8,13 @@ export interface RateLimitOptions {
   /** Requests per window per client address; 0: no limit. */
   readonly perAddress: number;
   readonly windowMs: number;
-  /** Match creations (POST /api/matches) per window per client address, on top of the above; 0: no limit. */
+  /** Match creations (POST /api/matches, and forks) per window per client address, on top of the above; 0: no limit. */
   readonly createsPerAddress?: number;
   readonly now?: () => number;
 }
+
+/** POST /api/matches/{id}/fork (the path as seen under /api). */
+const FORK_PATH = /^\/matches\/[^/]+\/fork\/?$/;
 
 interface Window {
   count: number;
@@ -47,8 +50,8 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     const token = bearerToken(req);
     if (options.perAddress > 0) checks.push(hit(`a:${address}`, options.perAddress, t));
     if (options.perToken > 0 && token !== undefined) checks.push(hit(`t:${token}`, options.perToken, t));
-    // Every match stays in the log for good: creating them has a tighter limit of its own.
-    if (options.createsPerAddress && req.method === 'POST' && req.path === '/matches') {
+    // Every match stays in the log for good: creating them (a fork too) has a tighter limit of its own.
+    if (options.createsPerAddress && req.method === 'POST' && (req.path === '/matches' || FORK_PATH.test(req.path))) {
       checks.push(hit(`c:${address}`, options.createsPerAddress, t));
     }
     if (checks.length === 0) return next();

@@ -37,6 +37,7 @@ const DETAILS: Record<ProblemCode, string> = {
   PAYLOAD_TOO_LARGE: 'The body is declared as 20000 bytes; at most 16384 are accepted.',
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON (Content-Type: application/json), not text/plain.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was first used for a different command.',
+  VERSION_NOT_FORKABLE: 'Version 9 is inside a move (the events of one move are appended together): fork at 8 or 12.',
   RATE_LIMITED: 'Too many requests: at most 30000 in 60 s. Retry after 12 s.',
   TOO_MANY_STREAMS: 'Too many live streams are open for this address or seat token: close one first.',
   INTERNAL_ERROR: 'The server could not complete the request.',
@@ -52,6 +53,7 @@ const EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> = {
   TOO_MANY_STREAMS: { retryAfter: 5 },
   DATABASE_UNAVAILABLE: { retryAfter: 2 },
   ANALYSIS_BUSY: { retryAfter: 5 },
+  VERSION_NOT_FORKABLE: { nearestForkable: { before: 8, after: 12 } },
 };
 
 /** The example body of a problem as the service sends it. */

@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
 import { MatchCache } from './state-cache';
 import { EventStore } from '@bismarck/event-store';
-import { SecretReader, type SeedRow } from '@bismarck/projections';
+import { SecretReader, toDomainEvent, type SeedRow } from '@bismarck/projections';
 import {
   decide,
   deckKey,
@@ -14,8 +14,16 @@ import {
   type BismarckEvent,
   type Card,
   type Command,
+  type CopiedShuffle,
+  type ForkedFrom,
   type MatchState,
 } from '@bismarck/rules';
+
+/** A fork's origin: the finished match it was forked from, and that match's decks by deal, every attempt in order. */
+interface ForkOrigin {
+  matchId: string;
+  decks: Map<number, { deck: Card[]; version: number }[]>;
+}
 
 /** A decision with the dealer's part, and the secret seed to store with it (when it committed one). */
 export interface Decided {
@@ -29,18 +37,30 @@ export interface Decided {
  * then cut; the deck is shuffled from the seed and the cut; when the deal is scored every seed of it
  * is revealed (SeedRevealed). A seeded match deals from its seed (and the cut): reproducible, no
  * commitments. Seeds stay in `deal_seeds`, never in the log before their reveal.
+ *
+ * A fork (POST /api/matches/{id}/fork) is a seeded match: deal n (attempt k) of the fork is dealt
+ * the original's deck of deal n (attempt k) when the original had one, so a post-mortem replays the
+ * same cards with other play; any other deal is shuffled from the fork's own random seed, stored in
+ * `match_secrets` like a caller's seed. The original's decks are read from its log, not copied
+ * anywhere: it is finished, so they are public and cannot change.
  */
 @Injectable()
 export class DealingService {
   /** Seeds this process drew or read, per match: commitment → row. */
   private readonly known: MatchCache<Map<string, SeedRow>>;
   private readonly sandboxSeeds: MatchCache<string>;
+  /** Per seeded match: what it was forked from (null: not a fork). */
+  private readonly origins: MatchCache<{ origin: ForkOrigin | null }>;
   private readonly secrets: SecretReader;
 
-  constructor(store: EventStore, @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
+  constructor(
+    private readonly store: EventStore,
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+  ) {
     this.secrets = new SecretReader(store.queryable);
     this.known = new MatchCache(config.stateCacheSize);
     this.sandboxSeeds = new MatchCache(config.stateCacheSize);
+    this.origins = new MatchCache(config.stateCacheSize);
   }
 
   /** The deck of the next deal and the facts that prove how it was made. */
@@ -49,6 +69,8 @@ export class DealingService {
     const cut = state.cut;
     const matchSeed = state.seeded ? await this.sandboxSeed(matchId) : null;
     if (matchSeed !== null) {
+      const copied = await this.copiedDeck(matchId, state);
+      if (copied) return copied;
       return { deck: shuffleDeck(deckKey(matchSeed, cut), index), shuffle: { algorithm: SHUFFLE_ALGORITHM, index, seeded: true, cut } };
     }
     const commitment = state.commitment;
@@ -69,6 +91,8 @@ export class DealingService {
    * again with a seed drawn and the seeds read.
    */
   async decide(matchId: string, command: Command, current: { state: MatchState }): Promise<Decided> {
+    // A fork is seeded from its first event: it commits to nothing and reveals nothing (one decision, no seed).
+    if (command.type === 'forkMatch') return { events: decide(command, current.state), seeds: [] };
     const events = decide({ ...command, dealer: { commitment: UNDRAWN } }, current.state);
     const scored = events.find((e) => e.type === 'DealScored');
     if (!scored && !events.some((e) => e.type === 'DeckCommitted')) return { events, seeds: [] };
@@ -78,6 +102,48 @@ export class DealingService {
     const final = decide({ ...command, dealer: { commitment: drawn.commitment, seeds } }, current.state);
     const committed = final.find((e) => e.type === 'DeckCommitted');
     return { events: final, seeds: committed?.type === 'DeckCommitted' ? [{ ...drawn, deal: committed.data.deal }] : [] };
+  }
+
+  /**
+   * For a fork, the original's deck of the deal about to be dealt (the same deal number and attempt),
+   * with the shuffle record saying so; null for a match that is not a fork, or a deal (or redeal) the
+   * original never dealt. The fork's cut is recorded but changes nothing: the cards are the original's.
+   */
+  private async copiedDeck(matchId: string, state: Extract<MatchState, { status: 'awaitingDeal' }>): Promise<{ deck: Card[]; shuffle: CopiedShuffle } | null> {
+    const origin = await this.originOf(matchId);
+    const attempts = origin?.decks.get(state.upcomingDeal);
+    if (!origin || !attempts) return null;
+    // The first attempt unless a void carried the contract over; then count the fork's own attempts (rare).
+    const attempt = state.carried === null ? 0 : await this.dealtBefore(matchId, state.upcomingDeal);
+    const copied = attempts[attempt];
+    if (!copied) return null;
+    return { deck: copied.deck.slice(), shuffle: { seeded: true, cut: state.cut, copiedFrom: { matchId: origin.matchId, version: copied.version } } };
+  }
+
+  private async originOf(matchId: string): Promise<ForkOrigin | null> {
+    const known = this.origins.get(matchId);
+    if (known) return known.origin;
+    const [created] = await this.store.readStream(matchId, { limit: 1 });
+    const from = created?.type === 'MatchCreated' ? (created.data as { forkedFrom?: ForkedFrom }).forkedFrom : undefined;
+    let origin: ForkOrigin | null = null;
+    if (from) {
+      origin = { matchId: from.matchId, decks: new Map() };
+      for (const stored of await this.store.readStream(from.matchId)) {
+        const e = toDomainEvent(stored);
+        if (e.type !== 'DealStarted' || e.data.deck === null) continue;
+        const attempts = origin.decks.get(e.data.deal) ?? [];
+        attempts.push({ deck: e.data.deck, version: stored.version });
+        origin.decks.set(e.data.deal, attempts);
+      }
+    }
+    this.origins.set(matchId, { origin });
+    return origin;
+  }
+
+  /** How many times the fork has dealt this deal number already (voided attempts). */
+  private async dealtBefore(matchId: string, deal: number): Promise<number> {
+    const events = (await this.store.readStream(matchId)).map(toDomainEvent);
+    return events.filter((e) => e.type === 'DealStarted' && e.data.deal === deal).length;
   }
 
   /** The caller's seed of a seeded match, kept out of the log in `match_secrets`. */

@@ -16,6 +16,12 @@ export class FieldErrorDto {
   readonly detail!: string;
 }
 
+/** The forkable versions around one that is not (POST /api/matches/{id}/fork). */
+export class NearestForkableDto {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 8, description: 'The nearest forkable version below.' }) readonly before!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, example: 12, description: 'The nearest forkable version above.' }) readonly after!: number;
+}
+
 /** RFC 9457 problem details, as every error leaves the service. */
 export class ProblemDto {
   @ApiProperty({ example: 'https://bismarck.example/problems/not-your-turn' }) readonly type!: string;
@@ -38,4 +44,10 @@ export class ProblemDto {
     ],
   })
   readonly errors?: FieldErrorDto[];
+  @ApiProperty({
+    type: NearestForkableDto,
+    required: false,
+    description: 'With `VERSION_NOT_FORKABLE`: the versions just before and after the one asked at which the match can be forked.',
+  })
+  readonly nearestForkable?: NearestForkableDto;
 }

@@ -28,7 +28,7 @@ export const PROBLEM_STATUS = {
   SEAT_TAKEN: 409,
   // A lobby table closed because its seats were not filled in time (LOBBY_TTL_MS).
   MATCH_ABANDONED: 409,
-  // Export waits for the end of the match: until then some cards are secret.
+  // Export and fork wait for the end of the match: until then some cards are secret.
   MATCH_NOT_FINISHED: 409,
   // The analysis of a deal waits until it is scored: until then its hands are secret.
   DEAL_NOT_SCORED: 409,
@@ -39,6 +39,8 @@ export const PROBLEM_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   // The same Idempotency-Key was sent again with a different request.
   IDEMPOTENCY_KEY_REUSED: 422,
+  // A fork at a version inside a move (or a lobby's joins): no position the match rested in.
+  VERSION_NOT_FORKABLE: 422,
   RATE_LIMITED: 429,
   // Too many open live streams for this address or seat token (STREAMS_PER_ADDRESS, STREAMS_PER_TOKEN).
   TOO_MANY_STREAMS: 429,
@@ -80,6 +82,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   PAYLOAD_TOO_LARGE: 'The request body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'Send JSON',
   IDEMPOTENCY_KEY_REUSED: 'That Idempotency-Key was used for a different request',
+  VERSION_NOT_FORKABLE: 'The match cannot be forked at that version',
   RATE_LIMITED: 'Too many requests',
   TOO_MANY_STREAMS: 'Too many open live streams',
   INTERNAL_ERROR: 'Internal error',

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { AUDIT_CHECKS, EXPORT_FORMAT, PIN_PATTERN } from '@bismarck/audit';
 import { ApiOneOf } from '../matches/api-docs';
-import { TYPED_EVENTS } from '../matches/dto/events.dto';
+import { ForkedFromDto, TYPED_EVENTS } from '../matches/dto/events.dto';
 import { CARD_PATTERN, cards, integer, MAX_VERSION, sha256 } from '../matches/dto/fields';
 import { PublicStateDto, SeatViewDto } from '../matches/dto/responses.dto';
 
@@ -76,6 +76,12 @@ export class AuditDto {
   @ApiProperty({ format: 'uuid', description: 'The match id.' }) readonly matchId!: string;
   @ApiProperty(integer('The match version audited.', { minimum: 1, maximum: MAX_VERSION, example: 640 })) readonly version!: number;
   @ApiProperty({ description: 'Seeded matches are reproducible and NOT provably fair.' }) readonly seeded!: boolean;
+  @ApiProperty({
+    type: ForkedFromDto,
+    nullable: true,
+    description: "A fork's origin (POST …/fork), from its hashed `MatchCreated`: the finished match and the version it starts from; null for any other match.",
+  })
+  readonly forkedFrom!: ForkedFromDto | null;
   @ApiProperty({
     type: 'array',
     items: { type: 'integer' },

@@ -14,6 +14,13 @@ const CONTRACT = { enum: [...CONTRACTS], example: 'trump' } as const;
 const TRUMP = { enum: [...SUITS], nullable: true, example: 'H' } as const;
 const COMMITMENT = sha256('SHA-256 of the secret seed of the deck, as lowercase hex (docs/fairness.md).');
 
+@ApiSchema({ description: 'Where a fork starts: a finished match and the version of its log (POST /api/matches/{id}/fork).' })
+export class ForkedFromDto {
+  @ApiProperty({ format: 'uuid', example: '6cc03a75-fc0a-4a44-9953-ff256c06fc3f', description: 'The finished match.' }) readonly matchId!: string;
+  @ApiProperty(integer('The version of its log the fork starts at (0: as the match started).', { minimum: 0, maximum: MAX_VERSION, example: 57 }))
+  readonly version!: number;
+}
+
 @ApiSchema({ description: 'A match was created (the first event).' })
 export class MatchCreatedDataDto {
   @ApiProperty({ format: 'uuid', example: '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a', description: 'The match id.' })
@@ -31,6 +38,8 @@ export class MatchCreatedDataDto {
     description: 'Only when some seat is a bot: per seat the strategy the service plays it with, null for a person or an open seat.',
   })
   readonly bots?: (string | null)[];
+  @ApiPropertyOptional({ type: ForkedFromDto, description: 'Only in a fork (always seeded): the finished match and the version it starts from.' })
+  readonly forkedFrom?: ForkedFromDto;
 }
 
 @ApiSchema({ description: 'An open seat was taken; the join that takes the last one starts the match.' })
@@ -58,6 +67,12 @@ export class DeckCutDataDto {
   @ApiProperty({ example: 'k7Qz-42', description: 'The cut: 1 to 64 visible ASCII characters.' }) readonly cut!: string;
 }
 
+@ApiSchema({ description: "Where a fork's deck comes from: the original match's `DealStarted` of the same deal and attempt." })
+export class CopiedDeckDto {
+  @ApiProperty({ format: 'uuid', example: '6cc03a75-fc0a-4a44-9953-ff256c06fc3f', description: 'The match forked from.' }) readonly matchId!: string;
+  @ApiProperty(integer('The version of its `DealStarted` that holds this deck.', { minimum: 1, maximum: MAX_VERSION, example: 61 })) readonly version!: number;
+}
+
 @ApiSchema({ description: 'How the deck was made, as the service recorded it (docs/fairness.md).' })
 export class ShuffleDto {
   @ApiPropertyOptional({ example: 'bismarck-shuffle-v1', description: 'The shuffle algorithm.' }) readonly algorithm?: string;
@@ -66,8 +81,13 @@ export class ShuffleDto {
   @ApiPropertyOptional({ description: "True when shuffled from the match's seed (a seeded match)." }) readonly seeded?: boolean;
   @ApiPropertyOptional({ ...sha256('The commitment whose seed made this deck; null when the seed was lost or never committed, absent in a seeded match.'), nullable: true })
   readonly commitment?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'k7Qz-42', description: 'The cut mixed in; null when nobody cut.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'k7Qz-42', description: 'The cut mixed in; null when nobody cut. (A deck copied by a fork is the original\'s whatever the cut.)' })
   readonly cut?: string | null;
+  @ApiPropertyOptional({
+    type: CopiedDeckDto,
+    description: "Only in a fork: the deck is the one of the original match's `DealStarted` at that version (the same deal and attempt), not shuffled here.",
+  })
+  readonly copiedFrom?: CopiedDeckDto;
 }
 
 @ApiSchema({ description: 'A deal began: the four table cards are turned face up.' })
