@@ -4412,6 +4412,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `VERSION_NOT_FORKABLE`. */
             422: {
                 headers: {
