@@ -2,7 +2,7 @@ import { formatReport, runJourneys } from './support/journey';
 
 // Property-based journeys through the HTTP API (test/support/journey.ts): fast-check generates whole
 // journeys (lobby tables and seeds, options, cuts, retries, a restart, a second api instance,
-// unfinished matches, bot seats, live streams following every match) and after each one checks every
+// unfinished matches, bot seats, forks of finished matches, live streams following every match) and after each one checks every
 // promise for every match. Bounded in time: the journeys that do not fit are skipped (the report says how
 // many ran). `npm run test:chaos` runs more.
 //

@@ -1,7 +1,8 @@
 // Property-based journeys through the HTTP API, where features meet: lobby tables and seeds, every
 // option, cuts, retries with and without an Idempotency-Key, stale If-Match, a restart of the api and
 // a second api instance on the same database, matches left unfinished, bot seats (named at creation or
-// given through the lobby, played by whichever instance is up), each match followed live by a
+// given through the lobby, played by whichever instance is up), forks of finished matches played on,
+// each match followed live by a
 // spectator's and a seat's event stream throughout. fast-check generates a whole journey (one to three
 // matches); after it, every promise is checked for every match at once: the audit, the export, the
 // list, gapless versions, the scorecard, the streams, every caller's notation read back to its events
@@ -74,6 +75,12 @@ export interface JourneyPlan {
   restartAt: number | null;
   /** From step `from`, a second api instance on the same database takes every other request, for `steps` steps. */
   secondInstance: { from: number; steps: number } | null;
+  /**
+   * Once the matches are played: a match (modulo their number), if it finished, forked at `at`
+   * thousandths of its log (the nearest version before, if that one is inside a move); the fork is
+   * played on (to the end, or for `stopAfter` actions) and kept to every promise like any match.
+   */
+  forks: { match: number; at: number; finish: boolean; stopAfter: number }[];
 }
 
 export interface JourneyArbitraryOptions {
@@ -161,6 +168,7 @@ export function journeyArbitrary(options: JourneyArbitraryOptions = {}): fc.Arbi
     twists: fc.noBias(fc.array(fc.record({ match: fc.nat(2), action: fc.nat(120), twist: twistArbitrary }), { maxLength: 24 })),
     restartAt: fc.option(fc.nat(300), { nil: null, freq: 2 }),
     secondInstance: fc.option(fc.record({ from: fc.nat(200), steps: fc.integer({ min: 1, max: 150 }) }), { nil: null, freq: 2 }),
+    forks: weighted([2, fc.constant([])], [1, fc.array(fc.record({ match: fc.nat(2), at: fc.nat(1000), finish: fc.boolean(), stopAfter: fc.nat(60) }), { minLength: 1, maxLength: 2 })]),
     // Not shrunk: a smaller seed is not a simpler game, only another one.
     pickSeed: fc.noShrink(fc.nat()),
   });
@@ -178,6 +186,7 @@ export function describePlan(plan: JourneyPlan): string {
   return [
     ...matches,
     `twists: ${twists.join(' ') || 'none'}`,
+    `forks: ${(plan.forks ?? []).map((f) => `#${f.match % plan.matches.length} at ${f.at / 10}% ${f.finish ? 'to the end' : `then ${f.stopAfter} actions`}`).join(', ') || 'none'}`,
     `restart before step ${plan.restartAt ?? '-'}; second instance ${plan.secondInstance ? `steps ${plan.secondInstance.from}..${plan.secondInstance.from + plan.secondInstance.steps - 1}` : '-'}; pickSeed ${plan.pickSeed}`,
   ].join('\n');
 }
@@ -322,6 +331,7 @@ export interface JourneyCounts {
   notations: number;
   /** Analyses of scored deals answered (200). */
   analyses: number;
+  forks: number;
 }
 
 const zeroCounts = (): JourneyCounts => ({
@@ -348,6 +358,7 @@ const zeroCounts = (): JourneyCounts => ({
   botMoves: 0,
   notations: 0,
   analyses: 0,
+  forks: 0,
 });
 
 const JOINER_NAMES = ['Dagny', 'Eirik', 'Åse'];
@@ -379,6 +390,8 @@ class Journey {
   readonly broken: string[] = [];
   private readonly matches: LiveMatch[] = [];
   private requests = 0;
+  /** Steps played so far, forks' included (restarts and the second instance are planned by step). */
+  private steps = 0;
   /** How often each promise broke, per match: the messages beyond the first few are only counted. */
   private readonly times = new Map<string, number>();
 
@@ -438,6 +451,8 @@ class Journey {
   async run(): Promise<void> {
     try {
       for (const [index, plan] of this.plan.matches.entries()) await this.create(index, plan);
+      await this.play();
+      for (const fork of this.plan.forks ?? []) await this.fork(fork);
       await this.play();
       // A second instance still up when play ends serves its share of the checks' reads too.
       for (const m of this.matches) await this.checkMatch(m);
@@ -539,14 +554,81 @@ class Journey {
     return this.lab.pool.query('SELECT count(DISTINCT stream_id)::int AS n FROM events').then((rows: { n: number }[]) => rows[0].n);
   }
 
+  // ---- forking ----
+
+  /**
+   * Forks a finished match where the plan says; the fork joins the journey's matches. At its start
+   * it shows what the original showed at that version (the replay), to a spectator and to each seat.
+   */
+  private async fork(plan: JourneyPlan['forks'][number]): Promise<void> {
+    const original = this.matches.find((m) => m.index === plan.match % this.plan.matches.length);
+    if (!original || original.index >= this.plan.matches.length) return;
+    const state = (await this.get(original, 'spectator', `/api/matches/${original.id}`)).body;
+    if (state?.status !== 'finished') return;
+    let version = Math.round((plan.at / 1000) * state.version);
+    let res = await this.http()().post(`/api/matches/${original.id}/fork?version=${version}`);
+    if (res.status === 422 && res.body.code === 'VERSION_NOT_FORKABLE') {
+      const nearest = res.body.nearestForkable?.before;
+      if (!Number.isInteger(nearest) || nearest > version) return this.fail('fork', original, `a fork inside a move at ${version} named ${short(res.body.nearestForkable)} as the version before`);
+      version = nearest;
+      res = await this.http()().post(`/api/matches/${original.id}/fork?version=${version}`);
+    }
+    if (res.status !== 201) return this.fail('fork', original, `a fork at version ${version} of ${state.version} answered ${res.status} ${short(res.body)}`);
+    this.counts.forks++;
+    const bots: (Bot | null)[] = [null, null, null];
+    for (const b of (res.body.bots ?? []) as { seat: Seat; bot: Bot }[]) bots[b.seat] = b.bot;
+    const m: LiveMatch = {
+      index: this.matches.length,
+      plan: { ...original.plan, open: [false, false, false], bots: bots as MatchPlan['bots'], finish: plan.finish, stopAfter: plan.stopAfter, cuts: [], commandWhileWaiting: false, joinTakenSeat: false },
+      id: res.body.id,
+      tokens: [undefined, undefined, undefined],
+      bots,
+      actions: 0,
+      deals: 0,
+      leadsTriedUpTo: -1,
+      done: res.body.status === 'finished',
+      seen: [],
+      pins: new Map(),
+      pick: seededPick(this.plan.pickSeed + this.matches.length * 7919),
+      watchers: [],
+    };
+    for (const s of res.body.seats as { seat: Seat; token: string }[]) m.tokens[s.seat] = s.token;
+    const reused = SEATS.filter((s) => m.tokens[s] !== undefined && m.tokens[s] === original.tokens[s]);
+    if (reused.length) this.fail('fork', m, `the fork answered the original's token for seat(s) ${reused.join(', ')}`);
+    this.matches.push(m);
+    this.counts.matches++;
+    m.watchers.push(new Watcher(this.lab, m, 'spectator'));
+    if (m.tokens[0] !== undefined) m.watchers.push(new Watcher(this.lab, m, 0));
+    // A fork's bots may be moving already: its start is compared where nothing can move but the journey.
+    if (!bots.some(Boolean)) await this.checkForkStart(m, original, version);
+  }
+
+  /** The fork's state and each seat's view equal the original's replay at the version forked (ids, versions and commitments aside). */
+  private async checkForkStart(fork: LiveMatch, original: LiveMatch, version: number): Promise<void> {
+    const comparable = (view: any) => {
+      const { id: _id, version: _v, checkpoint: _c, seeded: _s, ...rest } = view ?? {};
+      return JSON.stringify(sortKeys({ ...rest, fairness: { ...rest.fairness, commitment: null } }));
+    };
+    const at = Math.max(1, version);
+    const pairs: [Viewer, string, string][] = [['spectator', `/api/matches/${fork.id}`, `/api/matches/${original.id}/replay?version=${at}`]];
+    for (const seat of SEATS) if (fork.tokens[seat] !== undefined && original.tokens[seat] !== undefined) pairs.push([seat, `/api/matches/${fork.id}/view`, `/api/matches/${original.id}/replay?version=${at}`]);
+    for (const [viewer, mine, theirs] of pairs) {
+      const a = (await this.get(fork, viewer, mine)).body;
+      // (The original's replay is finished history: nothing of it is secret, so it is not leak-checked against the fork.)
+      const token = viewer === 'spectator' ? undefined : original.tokens[viewer];
+      const b = (await (token ? this.http()().get(theirs).set('Authorization', `Bearer ${token}`) : this.http()().get(theirs))).body?.view;
+      if (version > 0 && comparable(a) !== comparable(b)) this.fail('fork', fork, `${viewer} sees the fork at its start as ${short(a, 300)}, the original at version ${version} as ${short(b, 300)}`);
+    }
+  }
+
   // ---- playing ----
 
   private async play(): Promise<void> {
-    const order = seededPick(this.plan.pickSeed ^ 0x5bd1e995);
-    for (let step = 0; step < MAX_STEPS; step++) {
+    const order = seededPick(this.plan.pickSeed ^ 0x5bd1e995 ^ this.steps);
+    for (; this.steps < MAX_STEPS; this.steps++) {
       const active = this.matches.filter((m) => !m.done);
       if (active.length === 0) return;
-      await this.instancesAt(step);
+      await this.instancesAt(this.steps);
       await this.step(order(active));
     }
     this.fail('journey', null, `still playing after ${MAX_STEPS} steps`);
