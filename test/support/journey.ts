@@ -2,8 +2,8 @@
 // option, cuts, retries with and without an Idempotency-Key, stale If-Match, a restart of the api and
 // a second api instance on the same database, matches left unfinished, bot seats (named at creation or
 // given through the lobby, played by whichever instance is up), forks of finished matches played on,
-// each match followed live by a
-// spectator's and a seat's event stream throughout. fast-check generates a whole journey (one to three
+// each match followed live by a spectator's and a seat's event stream throughout. fast-check
+// generates a whole journey (one to three
 // matches); after it, every promise is checked for every match at once: the audit, the export, the
 // list, gapless versions, the scorecard, the streams, every caller's notation read back to its events
 // page, the analysis of a scored deal, no leak in anything any caller received, the rebuild.
