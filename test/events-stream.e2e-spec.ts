@@ -137,16 +137,21 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     try {
       const match = await quick();
       const controller = new AbortController();
+      let received = 0;
       const reading = (async () => {
         try {
-          for await (const e of streamMatchEvents(base, match.id, { signal: controller.signal, reconnect: false })) if (e.version >= 3) controller.abort();
+          for await (const e of streamMatchEvents(base, match.id, { signal: controller.signal, reconnect: false })) received = e.version;
         } catch {
           // aborted
         }
       })();
       await playSome(match, 4);
-      await reading;
+      for (let i = 0; i < 250 && received < 3; i++) await new Promise((r) => setTimeout(r, 20));
+      // While the stream is open the instance reads the feed (checked before the stream goes: with a
+      // 50 ms idle stop, a check after it raced the stop on a busy machine).
       await feedIs(true);
+      controller.abort();
+      await reading;
       await feedIs(false); // the last stream has gone: the instance reads nothing
       await playSome(match, 5);
       const streamed = collect(streamMatchEvents(base, match.id, { reconnect: false }));
