@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { auditMatch, eventHash, type ExportedMatch } from '@bismarck/audit';
 import { DataSource } from 'typeorm';
+import { ForkedFrom1799000009000 } from '@bismarck/projections';
 import { forkableVersions, type BismarckEvent } from '@bismarck/rules';
 import { rebuildDifferences, useTestApp, type TestApp } from './support/app';
 import { bearer, createMatch, playToEnd, seededPick, type CreatedMatch } from './support/player';
@@ -60,9 +61,9 @@ async function act(http: Http, id: string, token: string, view: Json, pick: (xs:
   if (res.status !== 200) throw new Error(`${legal.action} refused: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-/** What differs between a fork and its original by design: ids, versions, tokens, the seeded flag, commitments, the checkpoint. */
+/** What differs between a fork and its original by design: ids, versions, tokens, the seeded flag, the origin, commitments, the checkpoint. */
 function comparable(view: Json): Json {
-  const { id: _id, version: _version, checkpoint: _checkpoint, seeded: _seeded, ...rest } = view;
+  const { id: _id, version: _version, checkpoint: _checkpoint, seeded: _seeded, forkedFrom: _forkedFrom, ...rest } = view;
   return { ...rest, fairness: { ...rest.fairness, commitment: null } };
 }
 
@@ -128,6 +129,8 @@ describe('POST /api/matches/{id}/fork?version=N', () => {
         }
         const pub = await state(created.id);
         expect(pub.seeded).toBe(true);
+        expect(pub.forkedFrom).toEqual({ matchId: original.id, version });
+        expect((await seatViewOf(created.id, created.seats[0].token)).forkedFrom).toEqual({ matchId: original.id, version });
         expect(pub.fairness.commitment).toBeNull();
         // Its own log: its MatchCreated (seeded, forkedFrom), the original's moves; no commitment, no reveal; one append.
         const events = await eventsOf(created.id);
@@ -309,10 +312,33 @@ describe('POST /api/matches/{id}/fork?version=N', () => {
   it('is listed like any match, shows where it comes from in its notation, and its projections rebuild to the same rows', async () => {
     const created = (await fork(original.id, positions[2]).expect(201)).body;
     const list = (await t.http().get('/api/matches?limit=100').expect(200)).body;
-    expect(list.items.find((s: Json) => s.id === created.id)).toMatchObject({ seeded: true, status: 'playing' });
+    expect(list.items.find((s: Json) => s.id === created.id)).toMatchObject({ seeded: true, status: 'playing', forkedFrom: { matchId: original.id, version: positions[2] } });
+    expect(list.items.find((s: Json) => s.id === original.id)).toMatchObject({ forkedFrom: null });
+    expect((await state(original.id)).forkedFrom).toBeNull();
     const notation = (await t.http().get(`/api/matches/${created.id}/notation`).expect(200)).text;
     expect(notation).toContain(`\nForked from: "${original.id}" at ${positions[2]}\n`);
     expect(notation).toContain('\nFairness: seeded\n');
+    for (const d of await rebuildDifferences(t.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+  }, 60_000);
+
+  it('migration ForkedFrom1799000009000 gives rows written before it their origin from the log, as the projection writes it', async () => {
+    const db = t.app.get(DataSource);
+    const read = async () => ({
+      list: await db.query(`SELECT id, forked_from FROM match_list ORDER BY id`),
+      views: await db.query(`SELECT match_id, doc->'forkedFrom' AS f FROM match_views ORDER BY match_id`),
+    });
+    const before = await read();
+    expect(before.list.filter((r: Json) => r.forked_from !== null).length).toBeGreaterThan(0);
+    expect(before.list.filter((r: Json) => r.forked_from === null).length).toBeGreaterThan(0);
+    const runner = db.createQueryRunner();
+    try {
+      await new ForkedFrom1799000009000().down(runner);
+      expect((await db.query(`SELECT count(*)::int AS n FROM match_views WHERE doc ? 'forkedFrom'`))[0].n).toBe(0);
+      await new ForkedFrom1799000009000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await read()).toEqual(before);
     for (const d of await rebuildDifferences(t.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
   }, 60_000);
 });

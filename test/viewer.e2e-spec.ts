@@ -138,6 +138,16 @@ describe('the replay viewer in a real browser', () => {
     expect(await page.$$eval('.card.back', (c) => c.length)).toBe(0);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'viewer.png'), fullPage: true });
+    expect(await page.$('#forked-from')).toBeNull();
+
+    // A fork of it says where it comes from and links there (no token in the link).
+    const fork = (await t.http().post(`/api/matches/${m.id}/fork?version=0`).send({}).expect(201)).body;
+    await page.goto(`${base}/viewer/${fork.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#forked-from')).toBe(`a fork of ${m.id.slice(0, 8)}… at version 0`);
+    await Promise.all([page.waitForURL(`${base}/viewer/${m.id}`), page.click('#forked-from')]);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#audit')).toMatch(/^audit ok/);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

@@ -606,7 +606,7 @@ class Journey {
   /** The fork's state and each seat's view equal the original's replay at the version forked (ids, versions and commitments aside). */
   private async checkForkStart(fork: LiveMatch, original: LiveMatch, version: number): Promise<void> {
     const comparable = (view: any) => {
-      const { id: _id, version: _v, checkpoint: _c, seeded: _s, ...rest } = view ?? {};
+      const { id: _id, version: _v, checkpoint: _c, seeded: _s, forkedFrom: _f, ...rest } = view ?? {};
       return JSON.stringify(sortKeys({ ...rest, fairness: { ...rest.fairness, commitment: null } }));
     };
     const at = Math.max(1, version);
@@ -614,6 +614,7 @@ class Journey {
     for (const seat of SEATS) if (fork.tokens[seat] !== undefined && original.tokens[seat] !== undefined) pairs.push([seat, `/api/matches/${fork.id}/view`, `/api/matches/${original.id}/replay?version=${at}`]);
     for (const [viewer, mine, theirs] of pairs) {
       const a = (await this.get(fork, viewer, mine)).body;
+      if (a?.forkedFrom?.matchId !== original.id || a?.forkedFrom?.version !== version) this.fail('fork', fork, `${viewer} sees forkedFrom ${short(a?.forkedFrom, 120)}, not ${original.id} at ${version}`);
       // (The original's replay is finished history: nothing of it is secret, so it is not leak-checked against the fork.)
       const token = viewer === 'spectator' ? undefined : original.tokens[viewer];
       const b = (await (token ? this.http()().get(theirs).set('Authorization', `Bearer ${token}`) : this.http()().get(theirs))).body?.view;

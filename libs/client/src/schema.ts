@@ -765,6 +765,20 @@ export interface components {
             /** @description The seats the service plays (no token: nobody else acts for them). Empty when none. */
             bots: components["schemas"]["BotSeatViewDto"][];
         };
+        /** @description Where a fork starts: a finished match and the version of its log (POST /api/matches/{id}/fork). */
+        ForkedFromDto: {
+            /**
+             * Format: uuid
+             * @description The finished match.
+             * @example 6cc03a75-fc0a-4a44-9953-ff256c06fc3f
+             */
+            matchId: string;
+            /**
+             * @description The version of its log the fork starts at (0: as the match started).
+             * @example 57
+             */
+            version: number;
+        };
         MatchSummaryDto: {
             /**
              * Format: uuid
@@ -831,6 +845,8 @@ export interface components {
              * @description When its last event was appended.
              */
             updatedAt: string;
+            /** @description A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match. */
+            forkedFrom: components["schemas"]["ForkedFromDto"] | null;
         };
         MatchListDto: {
             /** @description The matches of this page, newest first. */
@@ -1019,6 +1035,8 @@ export interface components {
             winners: number[] | null;
             /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /** @description A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match. */
+            forkedFrom: components["schemas"]["ForkedFromDto"] | null;
             /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
             fairness: components["schemas"]["FairnessDto"];
             /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
@@ -1211,6 +1229,8 @@ export interface components {
             winners: number[] | null;
             /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /** @description A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match. */
+            forkedFrom: components["schemas"]["ForkedFromDto"] | null;
             /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
             fairness: components["schemas"]["FairnessDto"];
             /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
@@ -1330,20 +1350,6 @@ export interface components {
             finished: boolean;
             /** @description When finished: every seat with the highest total; else null. */
             winners: number[] | null;
-        };
-        /** @description Where a fork starts: a finished match and the version of its log (POST /api/matches/{id}/fork). */
-        ForkedFromDto: {
-            /**
-             * Format: uuid
-             * @description The finished match.
-             * @example 6cc03a75-fc0a-4a44-9953-ff256c06fc3f
-             */
-            matchId: string;
-            /**
-             * @description The version of its log the fork starts at (0: as the match started).
-             * @example 57
-             */
-            version: number;
         };
         /** @description A match was created (the first event). */
         MatchCreatedDataDto: {
@@ -2208,6 +2214,8 @@ export interface components {
             winners: number[] | null;
             /** @description True when created with a seed: reproducible, not provably fair. */
             seeded: boolean;
+            /** @description A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match. */
+            forkedFrom: components["schemas"]["ForkedFromDto"] | null;
             /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
             fairness: components["schemas"]["FairnessDto"];
             /**
@@ -2624,6 +2632,7 @@ export type SchemaMatchOptionsViewDto = components['schemas']['MatchOptionsViewD
 export type SchemaSeatTokenDto = components['schemas']['SeatTokenDto'];
 export type SchemaBotSeatViewDto = components['schemas']['BotSeatViewDto'];
 export type SchemaMatchCreatedDto = components['schemas']['MatchCreatedDto'];
+export type SchemaForkedFromDto = components['schemas']['ForkedFromDto'];
 export type SchemaMatchSummaryDto = components['schemas']['MatchSummaryDto'];
 export type SchemaMatchListDto = components['schemas']['MatchListDto'];
 export type SchemaSeatNameDto = components['schemas']['SeatNameDto'];
@@ -2640,7 +2649,6 @@ export type SchemaPlayActionDto = components['schemas']['PlayActionDto'];
 export type SchemaSeatViewDto = components['schemas']['SeatViewDto'];
 export type SchemaScorecardDealDto = components['schemas']['ScorecardDealDto'];
 export type SchemaScorecardDto = components['schemas']['ScorecardDto'];
-export type SchemaForkedFromDto = components['schemas']['ForkedFromDto'];
 export type SchemaMatchCreatedDataDto = components['schemas']['MatchCreatedDataDto'];
 export type SchemaMatchCreatedEventDto = components['schemas']['MatchCreatedEventDto'];
 export type SchemaSeatJoinedDataDto = components['schemas']['SeatJoinedDataDto'];

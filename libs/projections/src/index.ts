@@ -6,15 +6,17 @@ export { SlimProjections1799000003000 } from './migrations/1799000003000-slim-pr
 export { ListPlayers1799000004000 } from './migrations/1799000004000-list-players';
 export { Checkpoints1799000005000 } from './migrations/1799000005000-checkpoints';
 export { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analyses';
+export { ForkedFrom1799000009000 } from './migrations/1799000009000-forked-from';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
 import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 import { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
 import { ListPlayers1799000004000 } from './migrations/1799000004000-list-players';
 import { Checkpoints1799000005000 } from './migrations/1799000005000-checkpoints';
 import { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analyses';
+import { ForkedFrom1799000009000 } from './migrations/1799000009000-forked-from';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000] as const;
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000] as const;
 export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';

@@ -1,4 +1,4 @@
-import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
+import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, type BismarckEvent, type ForkedFrom, type MatchState, type Seat } from '@bismarck/rules';
 
 export interface MatchListRow {
   id: string;
@@ -15,6 +15,8 @@ export interface MatchListRow {
   winners: number[] | null;
   created_at: string;
   updated_at: string;
+  /** A fork's origin, null for any other match. */
+  forked_from: ForkedFrom | null;
 }
 export interface DocRow {
   match_id: string;
@@ -98,6 +100,7 @@ export function projectMatch(matchId: string, { version, state, checkpoint }: Fo
       winners: view.winners,
       created_at: times.createdAt,
       updated_at: times.updatedAt,
+      forked_from: view.forkedFrom,
     },
     // The checkpoint's hash is added when the view is read (it is in the events table, computed by the append).
     view: { match_id: matchId, version, doc: { id: matchId, version, ...view, checkpoint: { version: checkpoint } } },

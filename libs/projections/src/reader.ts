@@ -1,5 +1,5 @@
 import { rowsOf, type Queryable } from '@bismarck/event-store';
-import type { Seat } from '@bismarck/rules';
+import type { ForkedFrom, Seat } from '@bismarck/rules';
 
 /** A document and the stream version it reflects (the ETag of a GET). */
 export interface Versioned<T> {
@@ -21,6 +21,8 @@ export interface MatchSummary {
   winners: number[] | null;
   createdAt: string;
   updatedAt: string;
+  /** A fork's origin, null for any other match. */
+  forkedFrom: ForkedFrom | null;
 }
 
 /** A place in the match list: the last row of a page (its `createdAt` text, as the list returns it). */
@@ -81,7 +83,7 @@ export class MatchReader {
     }
     const rows = rowsOf(
       await this.db.query(
-        `SELECT id, version, status, phase, deal_number, deals_in_match, players, options, seeded, totals, winners,
+        `SELECT id, version, status, phase, deal_number, deals_in_match, players, options, seeded, totals, winners, forked_from,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
               to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at
          FROM match_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
@@ -120,6 +122,7 @@ function toSummary(r: Record<string, unknown>): MatchSummary {
     winners: r.winners as number[] | null,
     createdAt: r.created_at as string,
     updatedAt: r.updated_at as string,
+    forkedFrom: (r.forked_from as ForkedFrom | null) ?? null,
   };
 }
 

@@ -18,6 +18,7 @@ import { winnersOf } from './scoring';
 import type {
   BismarckEvent,
   Contract,
+  ForkedFrom,
   MatchOptions,
   PlayedCard,
   ScorecardDeal,
@@ -35,6 +36,8 @@ export interface MatchInfo {
   readonly options: MatchOptions;
   readonly firstDealer: Seat;
   readonly seeded: boolean;
+  /** A fork's origin (a finished match and the version it starts from); null for any other match. */
+  readonly forkedFrom: ForkedFrom | null;
   readonly dealsInMatch: number;
   /** The latest deal started (1-based), 0 before the first deal. */
   readonly dealNumber: number;
@@ -75,6 +78,7 @@ export interface AwaitingPlayers {
   readonly options: MatchOptions;
   readonly firstDealer: Seat;
   readonly seeded: boolean;
+  readonly forkedFrom: ForkedFrom | null;
 }
 
 /** A lobby table closed before its seats were filled (TableAbandoned): nothing more happens in it. */
@@ -157,6 +161,7 @@ const infoOf = (s: StartedMatch): MatchInfo => ({
   options: s.options,
   firstDealer: s.firstDealer,
   seeded: s.seeded,
+  forkedFrom: s.forkedFrom,
   dealsInMatch: s.dealsInMatch,
   dealNumber: s.dealNumber,
   totals: s.totals,
@@ -189,7 +194,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
       const { matchId, players, options, firstDealer, seeded } = event.data;
       // Logs from before bot seats have no `bots`: every seat is a person.
       const bots = event.data.bots ?? NO_BOTS;
-      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, bots, options, firstDealer, seeded };
+      const forkedFrom = event.data.forkedFrom ? { matchId: event.data.forkedFrom.matchId, version: event.data.forkedFrom.version } : null;
+      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, bots, options, firstDealer, seeded, forkedFrom };
       return {
         status: 'awaitingDeal',
         matchId,
@@ -198,6 +204,7 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
         options,
         firstDealer,
         seeded,
+        forkedFrom,
         dealsInMatch: dealsInMatch(options),
         dealNumber: 0,
         upcomingDeal: 1,
@@ -218,8 +225,11 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
       const bots = tripleWith(state.bots, event.data.seat, event.data.bot ?? null);
       if (players.some((p) => p === null)) return { ...state, players, bots };
       // The table is full: from here on the match is exactly one created with these three names.
-      const { matchId, options, firstDealer, seeded } = state;
-      return evolve(initialState(), { type: 'MatchCreated', data: { matchId, players, options, firstDealer, seeded, bots } });
+      const { matchId, options, firstDealer, seeded, forkedFrom } = state;
+      return evolve(initialState(), {
+        type: 'MatchCreated',
+        data: { matchId, players, options, firstDealer, seeded, bots, ...(forkedFrom ? { forkedFrom } : {}) },
+      });
     }
     case 'DealStarted': {
       if (state.status !== 'awaitingDeal') return state;
@@ -366,6 +376,7 @@ const nextPlay = (
   options: s.options,
   firstDealer: s.firstDealer,
   seeded: s.seeded,
+  forkedFrom: s.forkedFrom,
   dealsInMatch: s.dealsInMatch,
   dealNumber: s.dealNumber,
   totals: s.totals,

@@ -255,6 +255,8 @@ export interface PublicView {
   contractsPlayed: Triple<Partial<Record<Contract, number>>>;
   winners: Seat[] | null;
   seeded: boolean;
+  /** A fork's origin: the finished match and the version of its log it starts from; null for any other match. */
+  forkedFrom: ForkedFrom | null;
   /** The next deck's commitment and cut while the deal phase waits (provably fair deals), else nulls. */
   fairness: { commitment: string | null; cut: string | null };
 }

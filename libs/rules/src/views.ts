@@ -6,6 +6,7 @@ import { dealsInMatch, exhaustive, resolveOptions } from './options';
 import { type MatchState, type TakenTrick, nextSeat } from './state';
 import type {
   BismarckEvent,
+  ForkedFrom,
   Phase,
   PlayedCard,
   PublicView,
@@ -31,6 +32,8 @@ const PHASES: Record<MatchState['status'], Phase> = {
 const copyTrick = (cards: readonly PlayedCard[]): PlayedCard[] => cards.map((p) => ({ seat: p.seat, card: p.card }));
 const copyTaken = (t: TakenTrick | null | undefined) => (t ? { cards: copyTrick(t.cards), winner: t.winner } : null);
 const zeros = (): Triple<number> => [0, 0, 0];
+// A copy: a view never shares an object with the state it was made from.
+const copyOrigin = (origin: ForkedFrom | null | undefined): ForkedFrom | null => (origin ? { matchId: origin.matchId, version: origin.version } : null);
 
 /** Who sits where: each seat's name (null: open) and, for a seat the service plays, its strategy. */
 const seatsOf = (state: { players: Triple<string | null>; bots?: Triple<string | null> }): PublicView['seats'] =>
@@ -60,6 +63,7 @@ export const publicView = (state: MatchState): PublicView => {
       contractsPlayed: [{}, {}, {}],
       winners: null,
       seeded: false,
+      forkedFrom: null,
       fairness: { commitment: null, cut: null },
     };
   if (state.status === 'awaitingPlayers' || state.status === 'abandoned')
@@ -73,6 +77,7 @@ export const publicView = (state: MatchState): PublicView => {
       dealer: state.firstDealer,
       forehand: nextSeat(state.firstDealer),
       seeded: state.seeded,
+      forkedFrom: copyOrigin(state.forkedFrom),
     };
   const base = {
     options: { ...state.options },
@@ -84,6 +89,7 @@ export const publicView = (state: MatchState): PublicView => {
     totals: state.totals.slice() as Triple<number>,
     contractsPlayed: state.contractsPlayed.map((c) => ({ ...c })) as PublicView['contractsPlayed'],
     seeded: state.seeded,
+    forkedFrom: copyOrigin(state.forkedFrom),
     fairness: { commitment: null as string | null, cut: null as string | null },
     handSizes: ('hands' in state && state.hands ? state.hands.map(size) : zeros()) as Triple<number>,
   };

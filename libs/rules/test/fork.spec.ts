@@ -124,10 +124,10 @@ const fork = (events: BismarckEvent[], version: number, matchId = 'the-fork'): B
 
 /** A state with what differs between a fork and its original by design left out: ids, the seeded flag, commitments. */
 const comparable = (state: MatchState): unknown => {
-  const { matchId: _id, seeded: _seeded, ...rest } = state as MatchState & { matchId?: string; seeded?: boolean };
+  const { matchId: _id, seeded: _seeded, forkedFrom: _from, ...rest } = state as MatchState & { matchId?: string; seeded?: boolean; forkedFrom?: unknown };
   return 'commitment' in rest ? { ...rest, commitment: null } : rest;
 };
-const comparableView = (view: ReturnType<typeof publicView>): unknown => ({ ...view, seeded: null, fairness: { ...view.fairness, commitment: null } });
+const comparableView = (view: ReturnType<typeof publicView>): unknown => ({ ...view, seeded: null, forkedFrom: null, fairness: { ...view.fairness, commitment: null } });
 
 const thrown = (f: () => unknown): { code: string; message: string } => {
   try {
@@ -169,9 +169,10 @@ describe('forkMatch', () => {
         expect(comparable(head)).toEqual(comparable(original));
         expect(comparableView(publicView(head))).toEqual(comparableView(publicView(original)));
         for (const seat of [0, 1, 2] as Seat[]) {
-          const { seeded: _a, fairness: _b, ...own } = seatView(head, seat);
-          const { seeded: _c, fairness: _d, ...theirs } = seatView(original, seat);
+          const { seeded: _a, fairness: _b, forkedFrom, ...own } = seatView(head, seat);
+          const { seeded: _c, fairness: _d, forkedFrom: none, ...theirs } = seatView(original, seat);
           expect(own).toEqual(theirs);
+          expect([forkedFrom, none]).toEqual([{ matchId: 'the-original', version }, null]);
         }
         // Its own creation: seeded, where it comes from, every seat as filled, no lobby and no fairness event.
         expect(forked[0]).toEqual({
@@ -180,6 +181,7 @@ describe('forkMatch', () => {
         });
         expect(forked.filter((e) => ['SeatJoined', 'DeckCommitted', 'SeedRevealed', 'MatchCreated'].includes(e.type))).toHaveLength(1);
         expect(head.status !== 'empty' && head.seeded).toBe(true);
+        expect(publicView(head).forkedFrom).toEqual({ matchId: 'the-original', version });
         // Each copied deck says where it comes from; the original's versions hold that very deck.
         for (const e of forked) {
           if (e.type !== 'DealStarted') continue;

@@ -49,8 +49,8 @@ export class DealingService {
   /** Seeds this process drew or read, per match: commitment → row. */
   private readonly known: MatchCache<Map<string, SeedRow>>;
   private readonly sandboxSeeds: MatchCache<string>;
-  /** Per seeded match: what it was forked from (null: not a fork). */
-  private readonly origins: MatchCache<{ origin: ForkOrigin | null }>;
+  /** Per fork: the decks of the match it was forked from. */
+  private readonly origins: MatchCache<ForkOrigin>;
   private readonly secrets: SecretReader;
 
   constructor(
@@ -110,7 +110,7 @@ export class DealingService {
    * original never dealt. The fork's cut is recorded but changes nothing: the cards are the original's.
    */
   private async copiedDeck(matchId: string, state: Extract<MatchState, { status: 'awaitingDeal' }>): Promise<{ deck: Card[]; shuffle: CopiedShuffle } | null> {
-    const origin = await this.originOf(matchId);
+    const origin = state.forkedFrom === null ? null : await this.originOf(matchId, state.forkedFrom);
     const attempts = origin?.decks.get(state.upcomingDeal);
     if (!origin || !attempts) return null;
     // The first attempt unless a void carried the contract over; then count the fork's own attempts (rare).
@@ -120,23 +120,19 @@ export class DealingService {
     return { deck: copied.deck.slice(), shuffle: { seeded: true, cut: state.cut, copiedFrom: { matchId: origin.matchId, version: copied.version } } };
   }
 
-  private async originOf(matchId: string): Promise<ForkOrigin | null> {
+  /** The decks of the finished match a fork starts from, read once. */
+  private async originOf(matchId: string, from: ForkedFrom): Promise<ForkOrigin> {
     const known = this.origins.get(matchId);
-    if (known) return known.origin;
-    const [created] = await this.store.readStream(matchId, { limit: 1 });
-    const from = created?.type === 'MatchCreated' ? (created.data as { forkedFrom?: ForkedFrom }).forkedFrom : undefined;
-    let origin: ForkOrigin | null = null;
-    if (from) {
-      origin = { matchId: from.matchId, decks: new Map() };
-      for (const stored of await this.store.readStream(from.matchId)) {
-        const e = toDomainEvent(stored);
-        if (e.type !== 'DealStarted' || e.data.deck === null) continue;
-        const attempts = origin.decks.get(e.data.deal) ?? [];
-        attempts.push({ deck: e.data.deck, version: stored.version });
-        origin.decks.set(e.data.deal, attempts);
-      }
+    if (known) return known;
+    const origin: ForkOrigin = { matchId: from.matchId, decks: new Map() };
+    for (const stored of await this.store.readStream(from.matchId)) {
+      const e = toDomainEvent(stored);
+      if (e.type !== 'DealStarted' || e.data.deck === null) continue;
+      const attempts = origin.decks.get(e.data.deal) ?? [];
+      attempts.push({ deck: e.data.deck, version: stored.version });
+      origin.decks.set(e.data.deal, attempts);
     }
-    this.origins.set(matchId, { origin });
+    this.origins.set(matchId, origin);
     return origin;
   }
 

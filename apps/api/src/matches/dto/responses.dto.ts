@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { MatchOptionsViewDto } from './match-options.dto';
-import { EventDto, PlayedCardDto } from './events.dto';
+import { EventDto, ForkedFromDto, PlayedCardDto } from './events.dto';
 import { cards, integer, MAX_VERSION, playerNames, SEAT_TOKEN, seat, seats, sha256, SUITS, triple } from './fields';
 import { CONTRACTS, STATUSES } from '@bismarck/rules';
 
@@ -137,6 +137,8 @@ export class PublicStateDto {
   readonly contractsPlayed!: Record<string, number>[];
   @ApiProperty(seats('When finished: every seat with the highest total; else null.', { nullable: true })) readonly winners!: number[] | null;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
+  @ApiProperty({ type: ForkedFromDto, nullable: true, description: 'A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match.' })
+  readonly forkedFrom!: ForkedFromDto | null;
   @ApiProperty({ type: FairnessDto, description: 'The next deck\'s commitment and cut while the match waits for a deal (docs/fairness.md).' })
   readonly fairness!: FairnessDto;
   @ApiProperty({
@@ -210,6 +212,8 @@ export class MatchSummaryDto {
   @ApiProperty(seats('When finished: every seat with the highest total; else null.', { nullable: true })) readonly winners!: number[] | null;
   @ApiProperty({ format: 'date-time', description: 'When the match was created.' }) readonly createdAt!: string;
   @ApiProperty({ format: 'date-time', description: 'When its last event was appended.' }) readonly updatedAt!: string;
+  @ApiProperty({ type: ForkedFromDto, nullable: true, description: 'A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match.' })
+  readonly forkedFrom!: ForkedFromDto | null;
 }
 
 export class MatchListDto {

@@ -188,6 +188,8 @@
       const fair = audit.provablyFairDeals.length;
       badges.push(el('span', { class: `badge ${audit.ok ? 'ok' : 'warn'}`, id: 'audit' }, audit.ok ? `audit ok · provably fair deals ${fair}/${audit.scoredDeals.length}` : `audit FAILED at event ${audit.firstFailure}`));
     } else badges.push(el('span', { class: 'badge' }, 'decks committed before each deal'));
+    // A fork's origin is a finished match, public: linked without this page's token.
+    if (pub.forkedFrom) badges.push(el('a', { class: 'badge', id: 'forked-from', href: `./${encodeURIComponent(pub.forkedFrom.matchId)}` }, `a fork of ${pub.forkedFrom.matchId.slice(0, 8)}… at version ${pub.forkedFrom.version}`));
     $('#badges').replaceChildren(...badges);
     $('#match').textContent = `${pub.options.schedule} · ${id}`;
   }
