@@ -53,8 +53,6 @@ export interface Solution {
 }
 
 const HISTORY_ROOM = 1 << 16;
-const NO = 0;
-const YES = 1;
 const UNSETTLED = -1;
 const STRIDE = 20; // room for the moves of one ply: at most 16 cards in a hand
 const MAX_PLIES = 52;
@@ -170,19 +168,21 @@ export class Search {
   }
 
   /**
-   * The largest `need` in lo..hi that passes `test` (lo is known to pass), stepping one trick at a time
-   * from `guess`: the null-window tests close to the answer are the costly ones, so a good guess saves
-   * the far ones a bisection would make.
+   * The value in lo..hi (lo known to be reached), by null-window tests starting at `guess` (MTD(f)):
+   * each test's answer is a bound, often beyond the question asked, and the next test starts from it.
+   * The tests close to the answer are the costly ones, so a good guess saves the far ones.
    */
-  private valueNear(guess: number, lo: number, hi: number, test: (need: number) => boolean): number {
+  private valueNear(guess: number, lo: number, hi: number, test: (need: number) => number): number {
+    let lower = lo;
+    let upper = hi;
     let need = Math.min(hi, Math.max(lo + 1, guess));
-    if (lo >= hi) return lo;
-    if (test(need)) {
-      while (need < hi && test(need + 1)) need++;
-      return need;
+    while (lower < upper) {
+      const bound = test(need);
+      if (bound >= need) lower = Math.min(upper, bound);
+      else upper = Math.max(lower, bound);
+      need = bound >= need ? lower + 1 : upper;
     }
-    while (need - 1 > lo && !test(need - 1)) need--;
-    return need - 1;
+    return lower;
   }
 
   private toPlay(): number {
@@ -195,14 +195,18 @@ export class Search {
     return popcount(h[at]) + popcount(h[at + 1]) + popcount(h[at + 2]) + popcount(h[at + 3]);
   }
 
-  /** Can the maximisers make the counted seat take at least `need` of the tricks left (this one included)? */
-  private reach(need: number): boolean {
+  /**
+   * Can the maximisers make the counted seat take at least `need` of the tricks left (this one
+   * included)? The answer is a bound (fail-soft): at least `need` means the counted seat takes at
+   * least that many, fewer means it takes at most that many.
+   */
+  private reach(need: number): number {
     if (this.trickLength !== 0) return this.expand(need, -1);
-    if (need <= 0) return true;
+    if (need <= 0) return 0;
     const left = this.handSize(this.leader);
-    if (need > left) return false;
+    if (need > left) return left;
     const settled = this.settledByBounds(need, left);
-    if (settled !== UNSETTLED) return settled === YES;
+    if (settled !== UNSETTLED) return settled;
     const k0 = this.suitKey(0);
     const k1 = this.suitKey(1);
     const k2 = this.suitKey(2);
@@ -217,22 +221,22 @@ export class Search {
     if (slot >= 0) {
       lower = table.lower(slot);
       upper = table.upper(slot);
-      if (lower >= need) return true;
-      if (upper < need) return false;
+      if (lower >= need) return lower;
+      if (upper < need) return upper;
       best = table.best(slot);
     }
-    const ok = this.expand(need, best);
+    const bound = this.expand(need, best);
     if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
-    if (ok) lower = need;
-    else upper = need - 1;
+    if (bound >= need) lower = bound;
+    else upper = bound;
     if (slot < 0 || !table.holds(slot, k0, k1, k2, k3, leader)) slot = table.find(bucket, k0, k1, k2, k3, leader);
     if (slot < 0) slot = table.victim(bucket);
     table.store(slot, k0, k1, k2, k3, leader, lower, upper, best, left);
-    return ok;
+    return bound;
   }
 
   /**
-   * Settles a lead without searching when bounds decide it (YES, NO, or UNSETTLED). A leader that plays
+   * Settles a lead without searching when bounds decide it: the bound that does, or UNSETTLED. A leader that plays
    * for the counted seat's tricks (the counted seat itself, when the goal is most) can cash its sure
    * tricks, a lower bound; a leader playing against the counted seat can cash its own, which the
    * counted seat cannot win, a cap. (The leader's partner counts as an opponent too: a partner forced to
@@ -251,12 +255,19 @@ export class Search {
       const a = ((counted + 1) % 3) * 4 + t;
       const b = ((counted + 2) % 3) * 4 + t;
       const mine = h[counted * 4 + t];
-      if (trumpTricks(mine, h[a] | h[b]) >= need) return YES;
-      const theirs = Math.max(trumpTricks(h[a], mine), trumpTricks(h[b], mine));
-      if (left - theirs < need) return NO;
+      const floor = trumpTricks(mine, h[a] | h[b]);
+      if (floor >= need) return floor;
+      const cap = left - Math.max(trumpTricks(h[a], mine), trumpTricks(h[b], mine));
+      if (cap < need) return cap;
     }
-    if (maxing && leader === counted && this.sureTricks(leader) >= need) return YES;
-    if (!maxing && leader !== counted && left - this.sureTricks(leader) < need) return NO;
+    if (maxing && leader === counted) {
+      const floor = this.sureTricks(leader);
+      if (floor >= need) return floor;
+    }
+    if (!maxing && leader !== counted) {
+      const cap = left - this.sureTricks(leader);
+      if (cap < need) return cap;
+    }
     return UNSETTLED;
   }
 
@@ -309,47 +320,52 @@ export class Search {
     return top;
   }
 
-  /** Tries the seat to play's cards, best-looking first, until one settles the question. */
-  private expand(need: number, tableBest: number): boolean {
+  /**
+   * Tries the seat to play's cards, best-looking first, until one settles the question; when none
+   * does, the bound is the best of what they showed.
+   */
+  private expand(need: number, tableBest: number): number {
     if (++this.nodes > this.maxNodes) throw new SolverBudgetExceeded(this.maxNodes);
     const seat = this.toPlay();
     const base = this.ply * STRIDE;
     const n = this.generate(seat, base, tableBest);
     const maxing = (this.maximisers >> seat) & 1;
+    let best = maxing ? -1 : 99;
     for (let i = 0; i < n; i++) {
       const card = this.moves[base + i];
-      const ok = this.tryCard(seat, card, need);
-      if (maxing ? ok : !ok) {
+      const bound = this.tryCard(seat, card, need);
+      if (maxing ? bound >= need : bound < need) {
         if (i > 0) this.history[seat * 64 + card] += 1;
         this.cutCard = card;
-        return ok;
+        return bound;
       }
+      best = maxing ? Math.max(best, bound) : Math.min(best, bound);
     }
     this.cutCard = -1;
-    return maxing === 0;
+    return best;
   }
 
-  private tryCard(seat: number, card: number, need: number): boolean {
+  private tryCard(seat: number, card: number, need: number): number {
     const at = seat * 4 + (card >> 4);
     const bit = 1 << (card & 15);
     this.hands[at] ^= bit;
     this.played[this.ply++] = card;
-    let ok: boolean;
+    let bound: number;
     if (++this.trickLength === 3) {
       const winner = (this.leader + winningIndex(this.played, this.ply - 3, 3, this.trump)) % 3;
       const leader = this.leader;
       this.leader = winner;
       this.trickLength = 0;
-      ok = this.reach(winner === this.counted ? need - 1 : need);
+      bound = winner === this.counted ? this.reach(need - 1) + 1 : this.reach(need);
       this.leader = leader;
       this.trickLength = 3;
     } else {
-      ok = this.reach(need);
+      bound = this.reach(need);
     }
     this.trickLength--;
     this.ply--;
     this.hands[at] ^= bit;
-    return ok;
+    return bound;
   }
 
   /** The owners of a suit's held cards, highest first, two bits a card (seat + 1): the table's key. */
