@@ -315,6 +315,24 @@ describe('POST /api/matches/{id}/fork?version=N', () => {
     expect(list.items.find((s: Json) => s.id === created.id)).toMatchObject({ seeded: true, status: 'playing', forkedFrom: { matchId: original.id, version: positions[2] } });
     expect(list.items.find((s: Json) => s.id === original.id)).toMatchObject({ forkedFrom: null });
     expect((await state(original.id)).forkedFrom).toBeNull();
+
+    // ?forkedFrom= lists exactly the forks of a match (every test here forked the same original), newest first, page by page.
+    const forks: Json[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Json = (await t.http().get(`/api/matches?forkedFrom=${original.id}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200)).body;
+      forks.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    const all = (await t.app.get(DataSource).query(`SELECT stream_id FROM events WHERE version = 1 AND data->'forkedFrom'->>'matchId' = $1`, [original.id])).map((r: Json) => r.stream_id);
+    expect(forks.map((f) => f.id).sort()).toEqual(all.sort());
+    expect(forks.length).toBeGreaterThan(3);
+    expect(forks.every((f) => f.forkedFrom.matchId === original.id)).toBe(true);
+    expect(forks.map((f) => f.createdAt)).toEqual(forks.map((f) => f.createdAt).sort().reverse());
+    expect((await t.http().get(`/api/matches?forkedFrom=${created.id}`).expect(200)).body).toEqual({ items: [], nextCursor: null });
+    const bad = await t.http().get('/api/matches?forkedFrom=not-a-match').expect(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(bad.body.detail ?? JSON.stringify(bad.body)).toContain('forkedFrom');
     const notation = (await t.http().get(`/api/matches/${created.id}/notation`).expect(200)).text;
     expect(notation).toContain(`\nForked from: "${original.id}" at ${positions[2]}\n`);
     expect(notation).toContain('\nFairness: seeded\n');

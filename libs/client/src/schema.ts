@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * List matches, newest first
-         * @description One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables.
+         * @description One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables; `forkedFrom={id}` the forks of a match.
          */
         get: operations["listMatches"];
         put?: never;
@@ -2763,6 +2763,8 @@ export interface operations {
             query?: {
                 /** @description Only matches with this status (`waiting`: open lobby tables). */
                 status?: "waiting" | "playing" | "finished" | "abandoned";
+                /** @description Only the forks of this match (POST /api/matches/{id}/fork), each of any version of it. */
+                forkedFrom?: string;
                 /** @description Matches per page. */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */

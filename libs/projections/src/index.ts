@@ -23,7 +23,7 @@ export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
 export { eventView, storedEventView, toDomainEvent } from './event-view';
 export type { EventView } from './event-view';
 export { MatchReader, isListTime } from './reader';
-export type { Versioned, MatchSummary, ListPosition } from './reader';
+export type { Versioned, MatchSummary, ListFilter, ListPosition } from './reader';
 export { SecretReader } from './secrets';
 export type { SeedRow, SeatTokenHash } from './secrets';
 export { AnalysisTable } from './analyses';

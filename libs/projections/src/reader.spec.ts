@@ -30,10 +30,10 @@ describe('MatchReader', () => {
     const t = '2026-01-01T12:00:00.000000Z';
     const db = fakeDb([row('c', t), row('b', t), row('a', t)], [row('a', t)]);
     const reader = new MatchReader(db);
-    const first = await reader.list(2, 'playing');
+    const first = await reader.list(2, { status: 'playing' });
     expect(first.items.map((m) => m.id)).toEqual(['c', 'b']);
     expect(first.next).toEqual({ createdAt: t, id: 'b' });
-    const second = await reader.list(2, 'playing', first.next!);
+    const second = await reader.list(2, { status: 'playing' }, first.next!);
     expect(second).toMatchObject({ items: [{ id: 'a' }], next: null });
     expect(db.calls.map((c) => c.params)).toEqual([
       [3, 'playing'],

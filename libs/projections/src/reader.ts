@@ -25,6 +25,13 @@ export interface MatchSummary {
   forkedFrom: ForkedFrom | null;
 }
 
+/** Which matches a page of the list shows (every one when empty). */
+export interface ListFilter {
+  status?: string;
+  /** Only the forks of this match. */
+  forkedFrom?: string;
+}
+
 /** A place in the match list: the last row of a page (its `createdAt` text, as the list returns it). */
 export interface ListPosition {
   createdAt: string;
@@ -70,12 +77,16 @@ export class MatchReader {
    * Newest first, `limit` at most, after `after` (checked by the caller: see isListTime); `next` is
    * where the following page starts, null on the last page.
    */
-  async list(limit: number, status?: string, after?: ListPosition): Promise<{ items: MatchSummary[]; next: ListPosition | null }> {
+  async list(limit: number, { status, forkedFrom }: ListFilter, after?: ListPosition): Promise<{ items: MatchSummary[]; next: ListPosition | null }> {
     const params: unknown[] = [limit + 1];
     const where: string[] = [];
     if (status) {
       params.push(status);
       where.push(`status = $${params.length}`);
+    }
+    if (forkedFrom) {
+      params.push(forkedFrom);
+      where.push(`forked_from IS NOT NULL AND forked_from->>'matchId' = $${params.length}`);
     }
     if (after) {
       params.push(after.createdAt, after.id);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { invalidParameter, ProblemException } from '../problem/problem';
-import { isListTime, MatchReader, storedEventView, type EventView, type FoldedMatch, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
+import { isListTime, MatchReader, storedEventView, type EventView, type FoldedMatch, type ListFilter, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
 import { parseMatchId } from './match-id';
 import { MatchStreams } from './match-streams.service';
 
@@ -46,8 +46,8 @@ export class MatchQueries {
     return found(id, await this.reader.scorecard(id));
   }
 
-  async list(limit: number, status?: string, cursor?: string): Promise<MatchPage> {
-    const page = await this.reader.list(limit, status, cursor ? decodeCursor(cursor) : undefined);
+  async list(limit: number, filter: ListFilter, cursor?: string): Promise<MatchPage> {
+    const page = await this.reader.list(limit, filter, cursor ? decodeCursor(cursor) : undefined);
     return { items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null };
   }
 

@@ -54,12 +54,13 @@ export class MatchesController {
   @ApiOperation({
     operationId: 'listMatches',
     summary: 'List matches, newest first',
-    description: 'One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables.',
+    description:
+      'One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables; `forkedFrom={id}` the forks of a match.',
   })
   @ApiOkResponse({ type: MatchListDto })
   @ApiProblems(['VALIDATION_FAILED', 'limit must not be greater than 100'])
   list(@Query() query: ListMatchesQueryDto): Promise<MatchPage> {
-    return this.queries.list(query.limit ?? 20, query.status, query.cursor);
+    return this.queries.list(query.limit ?? 20, { status: query.status, forkedFrom: query.forkedFrom }, query.cursor);
   }
 
   @Get(':id')

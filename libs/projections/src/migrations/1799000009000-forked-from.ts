@@ -11,6 +11,8 @@ export class ForkedFrom1799000009000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE match_list ADD COLUMN forked_from jsonb`);
+    // GET /api/matches?forkedFrom={id}: the forks of a match, newest first.
+    await q.query(`CREATE INDEX match_list_forks ON match_list ((forked_from->>'matchId'), created_at DESC, id DESC) WHERE forked_from IS NOT NULL`);
     await q.query(`
       UPDATE match_list l SET forked_from = e.data->'forkedFrom'
         FROM events e
@@ -23,6 +25,7 @@ export class ForkedFrom1799000009000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`UPDATE match_views SET doc = doc - 'forkedFrom'`);
+    await q.query(`DROP INDEX match_list_forks`);
     await q.query(`ALTER TABLE match_list DROP COLUMN forked_from`);
   }
 }

@@ -1,14 +1,24 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { STATUSES, type Status } from '@bismarck/rules';
 import { integer, MAX_VERSION } from './fields';
+import { MATCH_ID_PATTERN } from '../match-id';
 
 export class ListMatchesQueryDto {
   @ApiPropertyOptional({ enum: STATUSES, description: 'Only matches with this status (`waiting`: open lobby tables).' })
   @IsOptional()
   @IsIn(STATUSES)
   readonly status?: Status;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    pattern: MATCH_ID_PATTERN.source,
+    description: 'Only the forks of this match (POST /api/matches/{id}/fork), each of any version of it.',
+  })
+  @IsOptional()
+  @Matches(MATCH_ID_PATTERN, { message: 'forkedFrom must be a match id (a lowercase UUID)' })
+  readonly forkedFrom?: string;
 
   @ApiPropertyOptional(integer('Matches per page.', { minimum: 1, maximum: 100, default: 20 }))
   @IsOptional()
