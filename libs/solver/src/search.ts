@@ -130,6 +130,8 @@ export class Search {
   /** The card that settled the last node expanded (a cut-off), or -1. */
   private cutCard = -1;
   private nodes = 0;
+  /** Each suit's owner key (`suitKey`), kept up to date card by card: the table's key costs nothing to make. */
+  private readonly keys = new Int32Array(4);
 
   constructor(
     setup: Setup,
@@ -144,6 +146,7 @@ export class Search {
     this.counted = setup.counted;
     this.maximisers = setup.maximisers;
     this.maxNodes = setup.maxNodes;
+    for (let suit = 0; suit < 4; suit++) this.keys[suit] = this.suitKey(suit);
   }
 
   /** The value of the position and of every legal card of the seat to play. */
@@ -205,12 +208,11 @@ export class Search {
     if (need <= 0) return 0;
     const left = this.handSize(this.leader);
     if (need > left) return left;
-    const settled = this.settledByBounds(need, left);
-    if (settled !== UNSETTLED) return settled;
-    const k0 = this.suitKey(0);
-    const k1 = this.suitKey(1);
-    const k2 = this.suitKey(2);
-    const k3 = this.suitKey(3);
+    const keys = this.keys;
+    const k0 = keys[0];
+    const k1 = keys[1];
+    const k2 = keys[2];
+    const k3 = keys[3];
     const leader = this.leader;
     const table = this.table;
     const bucket = table.slotOf(k0, k1, k2, k3, leader);
@@ -225,6 +227,8 @@ export class Search {
       if (upper < need) return upper;
       best = table.best(slot);
     }
+    const settled = this.settledByBounds(need, left);
+    if (settled !== UNSETTLED) return settled;
     const bound = this.expand(need, best);
     if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
     if (bound >= need) lower = bound;
@@ -346,9 +350,15 @@ export class Search {
   }
 
   private tryCard(seat: number, card: number, need: number): number {
-    const at = seat * 4 + (card >> 4);
+    const suit = card >> 4;
+    const at = seat * 4 + suit;
     const bit = 1 << (card & 15);
-    this.hands[at] ^= bit;
+    // the card leaves its suit's key: the two bits of its place (the held cards below it) close up
+    const h = this.hands;
+    const low = 2 * popcount((h[suit] | h[4 + suit] | h[8 + suit]) & (bit - 1));
+    const key = this.keys[suit];
+    this.keys[suit] = ((key >>> (low + 2)) << low) | (key & ((1 << low) - 1));
+    h[at] ^= bit;
     this.played[this.ply++] = card;
     let bound: number;
     if (++this.trickLength === 3) {
@@ -364,11 +374,12 @@ export class Search {
     }
     this.trickLength--;
     this.ply--;
-    this.hands[at] ^= bit;
+    h[at] ^= bit;
+    this.keys[suit] = key;
     return bound;
   }
 
-  /** The owners of a suit's held cards, highest first, two bits a card (seat + 1): the table's key. */
+  /** The owners of a suit's held cards, highest first, two bits a card (seat + 1): the table's key (made once; `tryCard` keeps it). */
   private suitKey(suit: number): number {
     const h = this.hands;
     const a = h[suit];
@@ -436,22 +447,12 @@ export class Search {
     const trickStart = this.ply - this.trickLength;
     const led = this.trickLength === 0 ? -1 : this.played[trickStart] >> 4;
     const suits = playableSuits(this.hands, seat, led, this.trump, this.mustTrump);
-    const preferred = this.trickLength === 0 ? this.cardOfLead(tableBest) : -1;
-    let winning = -1;
-    let winner = -1;
-    if (led >= 0) {
-      const w = winningIndex(this.played, trickStart, this.trickLength, this.trump);
-      winning = this.played[trickStart + w];
-      winner = (this.leader + w) % 3;
-    }
-    const maxing = (this.maximisers >> seat) & 1;
     let n = 0;
     for (let s = 0; s < 4; s++) {
       if ((suits & (1 << s)) === 0) continue;
       const mine = this.hands[seat * 4 + s];
       if (mine === 0) continue;
-      const sep = this.separators(seat, s);
-      let all = mine | sep;
+      let all = mine | this.separators(seat, s);
       let inRun = false;
       while (all !== 0) {
         const r = 31 - Math.clz32(all);
@@ -463,18 +464,33 @@ export class Search {
         }
         if (inRun) continue;
         inRun = true;
-        const card = s * 16 + r;
-        this.moves[base + n] = card;
-        this.scores[base + n] =
-          card === preferred
-            ? 1 << 30
-            : (led < 0 ? this.leadScore(seat, card, sep, maxing) : this.followScore(seat, card, winning, winner, maxing)) * HISTORY_ROOM +
-              Math.min(HISTORY_ROOM - 1, this.history[seat * 64 + card]);
-        n++;
+        this.moves[base + n++] = s * 16 + r;
       }
     }
-    this.sortMoves(base, n);
+    if (n > 1) this.order(seat, base, n, led, trickStart, tableBest);
     return n;
+  }
+
+  /** Sorts the moves at moves[base..base + n] best-looking first. (A forced card needs no ordering.) */
+  private order(seat: number, base: number, n: number, led: number, trickStart: number, tableBest: number): void {
+    const preferred = led < 0 ? this.cardOfLead(tableBest) : -1;
+    let winning = -1;
+    let winner = -1;
+    if (led >= 0) {
+      const w = winningIndex(this.played, trickStart, this.trickLength, this.trump);
+      winning = this.played[trickStart + w];
+      winner = (this.leader + w) % 3;
+    }
+    const maxing = (this.maximisers >> seat) & 1;
+    for (let i = base; i < base + n; i++) {
+      const card = this.moves[i];
+      this.scores[i] =
+        card === preferred
+          ? 1 << 30
+          : (led < 0 ? this.leadScore(seat, card, this.separators(seat, card >> 4), maxing) : this.followScore(seat, card, winning, winner, maxing)) * HISTORY_ROOM +
+            Math.min(HISTORY_ROOM - 1, this.history[seat * 64 + card]);
+    }
+    this.sortMoves(base, n);
   }
 
   /** Is a trick taken by `winner` good for the side of `seat`? */
