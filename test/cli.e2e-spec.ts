@@ -97,6 +97,13 @@ describe('bismarck replay <matchId>', () => {
     expect(stdout).toMatch(/Deal 1: .* deals, forehand/);
     expect(stdout.match(/trick +\d+:/g)).toHaveLength(48);
     expect(stdout).toMatch(/Finished: totals/);
+    expect(stdout).not.toMatch(/a fork of/);
+  });
+
+  it('says where a fork comes from', async () => {
+    const fork = (await t.http().post(`/api/matches/${matchId}/fork?version=0`).send({}).expect(201)).body;
+    const { stdout } = await run(process.execPath, [CLI, 'replay', fork.id, '--url', url]);
+    expect(stdout).toContain(`\n  a fork of match ${matchId} at version 0\n`);
   });
 });
 

@@ -29,6 +29,7 @@ export async function replayCommand(matchId: string, options: { url: string; tok
       case 'MatchCreated':
         names = data.players.map((n: string | null) => n ?? '(open)');
         console.log(`Match ${matchId}: ${names.map((n, s) => `${s} ${n}`).join(', ')}; ${data.options.schedule}, ${data.options.scoring}${data.seeded ? ', seeded' : ''}`);
+        if (data.forkedFrom) console.log(`  a fork of match ${data.forkedFrom.matchId} at version ${data.forkedFrom.version}`);
         break;
       case 'SeatJoined':
         names[data.seat] = data.name;
