@@ -348,10 +348,11 @@ describe('POST /api/matches/{id}/fork?version=N', () => {
     const before = await read();
     expect(before.list.filter((r: Json) => r.forked_from !== null).length).toBeGreaterThan(0);
     expect(before.list.filter((r: Json) => r.forked_from === null).length).toBeGreaterThan(0);
+    // Everything through the runner while it holds its connection: the embedded database has only one.
     const runner = db.createQueryRunner();
     try {
       await new ForkedFrom1799000009000().down(runner);
-      expect((await db.query(`SELECT count(*)::int AS n FROM match_views WHERE doc ? 'forkedFrom'`))[0].n).toBe(0);
+      expect((await runner.query(`SELECT count(*)::int AS n FROM match_views WHERE doc ? 'forkedFrom'`))[0].n).toBe(0);
       await new ForkedFrom1799000009000().up(runner);
     } finally {
       await runner.release();
