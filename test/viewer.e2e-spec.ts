@@ -77,10 +77,13 @@ function contrasts(page: Page, selector: string): Promise<{ text: string; ratio:
   });
 }
 
-/** Each card's box inside its seat panel's box (a card sticking out is listed). */
+/**
+ * Each card's box inside its seat panel's box (a card sticking out is listed). Queried and measured in
+ * one evaluation: between two, a late answer may redraw the seats and detach the cards found.
+ */
 function cardsOutsideSeats(page: Page): Promise<string[]> {
-  return page.$$eval('.seat .card', (cards) =>
-    cards.flatMap((c, i) => {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.seat .card')].flatMap((c, i) => {
       const box = c.getBoundingClientRect();
       const seat = c.closest('.seat')!.getBoundingClientRect();
       const inside = box.left >= seat.left - 0.5 && box.right <= seat.right + 0.5 && box.top >= seat.top - 0.5 && box.bottom <= seat.bottom + 0.5;
