@@ -4,8 +4,9 @@
 // 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one look-up, and the cards
 // of a suit that nobody else holds between them come out of one scan of three masks. Every question
 // the search answers is a yes/no one, "can the maximisers make the counted seat take at least `need`
-// of the tricks left?", and a value is found by asking one trick more or less from a guess (MTD-style). The
-// state is mutated and restored in place: the hot path allocates nothing.
+// of the tricks left?", answered with a bound that may go past the question (fail-soft), and a value
+// is found by asking again from that bound (MTD(f)). The state is mutated and restored in place: the
+// hot path allocates nothing.
 //
 // The legality and trick-winner rules here mirror libs/rules' `legalPlays` and `trickWinner`; the
 // property tests check the two agree on random tricks.
