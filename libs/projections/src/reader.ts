@@ -85,6 +85,7 @@ export class MatchReader {
       where.push(`status = $${params.length}`);
     }
     if (forkedFrom) {
+      // IS NOT NULL spelled out: it is the condition of the partial index match_list_forks.
       params.push(forkedFrom);
       where.push(`forked_from IS NOT NULL AND forked_from->>'matchId' = $${params.length}`);
     }

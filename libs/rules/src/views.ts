@@ -33,7 +33,7 @@ const copyTrick = (cards: readonly PlayedCard[]): PlayedCard[] => cards.map((p) 
 const copyTaken = (t: TakenTrick | null | undefined) => (t ? { cards: copyTrick(t.cards), winner: t.winner } : null);
 const zeros = (): Triple<number> => [0, 0, 0];
 // A copy: a view never shares an object with the state it was made from.
-const copyOrigin = (origin: ForkedFrom | null | undefined): ForkedFrom | null => (origin ? { matchId: origin.matchId, version: origin.version } : null);
+const copyOrigin = (origin: ForkedFrom | null): ForkedFrom | null => (origin ? { matchId: origin.matchId, version: origin.version } : null);
 
 /** Who sits where: each seat's name (null: open) and, for a seat the service plays, its strategy. */
 const seatsOf = (state: { players: Triple<string | null>; bots?: Triple<string | null> }): PublicView['seats'] =>

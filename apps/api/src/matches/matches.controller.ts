@@ -60,7 +60,7 @@ export class MatchesController {
   @ApiOkResponse({ type: MatchListDto })
   @ApiProblems(['VALIDATION_FAILED', 'limit must not be greater than 100'])
   list(@Query() query: ListMatchesQueryDto): Promise<MatchPage> {
-    return this.queries.list(query.limit ?? 20, { status: query.status, forkedFrom: query.forkedFrom }, query.cursor);
+    return this.queries.list(query.limit ?? 20, query, query.cursor);
   }
 
   @Get(':id')

@@ -9,6 +9,11 @@ import { CONTRACTS, STATUSES } from '@bismarck/rules';
 const MATCH_ID = { format: 'uuid', example: '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a', description: 'The match id (a lowercase UUID).' } as const;
 const VERSION = integer('The match version: the number of events in its log.', { minimum: 0, maximum: MAX_VERSION, example: 42 });
 const STATUS = { enum: STATUSES, description: '`waiting` for players to take open seats, `playing`, `finished`, or `abandoned` (a lobby table closed unfilled).' } as const;
+const FORKED_FROM = {
+  type: ForkedFromDto,
+  nullable: true,
+  description: 'A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match.',
+} as const;
 const PHASE = {
   enum: ['deal', 'contract', 'discard', 'play', 'finished'],
   description: 'What the match waits for: a deal, the contract, the lay-away, a card; `finished` once over (or abandoned).',
@@ -137,8 +142,7 @@ export class PublicStateDto {
   readonly contractsPlayed!: Record<string, number>[];
   @ApiProperty(seats('When finished: every seat with the highest total; else null.', { nullable: true })) readonly winners!: number[] | null;
   @ApiProperty({ description: 'True when created with a seed: reproducible, not provably fair.' }) readonly seeded!: boolean;
-  @ApiProperty({ type: ForkedFromDto, nullable: true, description: 'A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match.' })
-  readonly forkedFrom!: ForkedFromDto | null;
+  @ApiProperty(FORKED_FROM) readonly forkedFrom!: ForkedFromDto | null;
   @ApiProperty({ type: FairnessDto, description: 'The next deck\'s commitment and cut while the match waits for a deal (docs/fairness.md).' })
   readonly fairness!: FairnessDto;
   @ApiProperty({
@@ -212,8 +216,7 @@ export class MatchSummaryDto {
   @ApiProperty(seats('When finished: every seat with the highest total; else null.', { nullable: true })) readonly winners!: number[] | null;
   @ApiProperty({ format: 'date-time', description: 'When the match was created.' }) readonly createdAt!: string;
   @ApiProperty({ format: 'date-time', description: 'When its last event was appended.' }) readonly updatedAt!: string;
-  @ApiProperty({ type: ForkedFromDto, nullable: true, description: 'A fork (POST /api/matches/{id}/fork): the finished match and the version of its log it starts from; null for any other match.' })
-  readonly forkedFrom!: ForkedFromDto | null;
+  @ApiProperty(FORKED_FROM) readonly forkedFrom!: ForkedFromDto | null;
 }
 
 export class MatchListDto {
