@@ -3,6 +3,7 @@ import {
   deckKey,
   evolve,
   initialState,
+  recordedMove,
   RuleViolation,
   sha256Hex,
   shuffleDeck,
@@ -10,7 +11,6 @@ import {
   type Command,
   type DealerFacts,
   type ForkedFrom,
-  type MatchState,
 } from '@bismarck/rules';
 import { eventHash, type ExportedEvent } from './chain';
 
@@ -272,7 +272,7 @@ function checkDecks(doc: ExportedMatch, scored: Set<number>): AuditCheck {
 }
 
 /** The command a recorded event answers, for the events that start a decision. */
-function commandOf(e: BismarckEvent, state: MatchState): Command | null {
+function commandOf(e: BismarckEvent): Command | null {
   switch (e.type) {
     case 'MatchCreated':
       return { type: 'createMatch', ...e.data };
@@ -282,19 +282,8 @@ function commandOf(e: BismarckEvent, state: MatchState): Command | null {
       return { type: 'abandonTable' };
     case 'DealStarted':
       return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], ...(e.data.shuffle ? { shuffle: e.data.shuffle } : {}) };
-    case 'ContractChosen':
-      // The event names the trump of every contract (spades: S); the command names it only for `trump`.
-      return { type: 'chooseContract', seat: e.data.seat, contract: e.data.contract, trump: e.data.contract === 'trump' ? e.data.trump : null };
-    case 'CardsLaidAway':
-      return { type: 'discard', seat: e.data.seat, cards: e.data.cards ?? [] };
-    case 'CardPlayed':
-    case 'DealVoided':
-      return { type: 'playCard', seat: e.data.seat, card: e.data.card };
-    case 'DeckCut':
-      return { type: 'cut', seat: e.data.seat, cut: e.data.cut };
     default:
-      void state;
-      return null;
+      return recordedMove(e);
   }
 }
 
@@ -311,7 +300,7 @@ function checkRules(events: ExportedEvent[]): AuditCheck {
   let i = 0;
   while (i < events.length) {
     const logged = asEvent(events[i]);
-    const command = commandOf(logged, state);
+    const command = commandOf(logged);
     if (command === null) return fail('rules', events[i].version, `${logged.type} at version ${events[i].version} does not follow from any command`);
     let produced: BismarckEvent[];
     try {

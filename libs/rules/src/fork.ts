@@ -8,6 +8,7 @@
 // it is seeded and commits to nothing; a deck it takes from the original says so in its DealStarted
 // (`shuffle.copiedFrom`). So the fork's versions can be lower than the original's.
 import { refuse, RuleViolation } from './errors';
+import { recordedMove } from './recorded';
 import { evolve, fold, initialState, type MatchState } from './state';
 import type { BismarckEvent, Command, CreateMatch, ForkedFrom, ForkMatch } from './types';
 
@@ -129,18 +130,8 @@ function commandOf(e: BismarckEvent, fork: MatchState, at: ForkedFrom): Command 
       const shuffle: CopiedShuffle = { seeded: true, cut: fork.status === 'awaitingDeal' ? fork.cut : null, copiedFrom: at };
       return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], shuffle };
     }
-    case 'DeckCut':
-      return { type: 'cut', seat: e.data.seat, cut: e.data.cut };
-    case 'ContractChosen':
-      // The event names the trump of every contract (spades: S); the command names it only for `trump`.
-      return { type: 'chooseContract', seat: e.data.seat, contract: e.data.contract, trump: e.data.contract === 'trump' ? e.data.trump : null };
-    case 'CardsLaidAway':
-      return { type: 'discard', seat: e.data.seat, cards: e.data.cards ?? [] };
-    case 'CardPlayed':
-    case 'DealVoided':
-      return { type: 'playCard', seat: e.data.seat, card: e.data.card };
     default:
-      return null;
+      return recordedMove(e);
   }
 }
 

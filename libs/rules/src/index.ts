@@ -7,6 +7,7 @@ export { quotas, points, winnersOf, CONTRACTS } from './scoring';
 export { type MatchState, initialState, evolve, fold } from './state';
 export { decide, dealHands, forkableVersions } from './decide';
 export { notForkable, type CopiedShuffle } from './fork';
+export { recordedMove } from './recorded';
 export { legalActions, legalPlays, trickWinner } from './legal';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
