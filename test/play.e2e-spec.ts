@@ -93,6 +93,14 @@ async function expectFitsAt360(page: Page): Promise<void> {
   expect(outside).toBe(0);
 }
 
+/** A quick match of two persons and a bot whose first dealer is seat 1 (Bjørn), so that seat 0 cuts: unseeded, drawn until that happens. */
+async function dealtByBjorn(): Promise<any> {
+  for (;;) {
+    const m = (await t.http().post('/api/matches').send({ players: ['Astrid', 'Bjørn', { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
+    if (m.firstDealer === 1) return m;
+  }
+}
+
 describe('the table\'s files', () => {
   it('serves the lobby and the table as HTML, its script and style sheet from memory, and nothing else', async () => {
     for (const path of ['/play', '/play/some-match']) {
@@ -370,9 +378,8 @@ describe('the playable table in a real browser', () => {
   }, 60_000);
 
   it('lets the seat on the dealer\'s right cut a provably fair deal, with its own string', async () => {
-    // Seat 1 deals (a person who waits), so seat 0 cuts: an unseeded match, drawn until that happens.
-    let m: any;
-    while (!m || m.firstDealer !== 1) m = (await t.http().post('/api/matches').send({ players: ['Astrid', 'Bjørn', { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
+    // Seat 1 deals (a person who waits), so seat 0 cuts.
+    const m = await dealtByBjorn();
     const { page, errors } = await openPage(360);
     await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
     await page.waitForSelector('body[data-legal="cut"]');
@@ -394,6 +401,33 @@ describe('the playable table in a real browser', () => {
     expect(errors.concat(dealer.errors)).toEqual([]);
     await page.close();
     await dealer.page.close();
+  }, 60_000);
+
+  it('keeps its controls off while a move is on its way, even when the table moves meanwhile', async () => {
+    // Seat 1 deals; its deal is held on the way while seat 0 cuts, so the page draws a newer version
+    // with the deal still unanswered: the button must not come back (a second deal, a click on nothing).
+    const m = await dealtByBjorn();
+    const { page, errors } = await openPage(1280);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/matches/*/deal', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[1].token)}`);
+    await page.waitForSelector('body[data-legal="deal"]');
+    const before = Number(await page.getAttribute('body', 'data-version'));
+    await page.click('#dealBtn');
+    await t.http().post(`/api/matches/${m.id}/cut`).set(...bearer(m.seats[0].token)).send({ cut: 'while-the-deal-travels' }).expect(200);
+    await page.waitForFunction((v) => Number(document.body.dataset.version) > v, before, { timeout: 15_000 });
+    expect(await page.$$eval('#actions button, #hand button', (bs) => bs.filter((b) => !(b as HTMLButtonElement).disabled).length)).toBe(0);
+    release();
+    await page.waitForFunction(() => document.body.dataset.legal === 'none' && document.querySelectorAll('#hand [data-card]').length === 16, undefined, { timeout: 15_000 });
+    const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
+    expect(events.filter((e: any) => e.type === 'DealStarted')).toHaveLength(1);
+    expect(await page.isHidden('#notice')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
   }, 60_000);
 });
 

@@ -301,6 +301,9 @@
       $('#myInfo').replaceChildren(el('h2', {}, el('span', { class: 'name' }, `${name(me)} (you)`), ...roles(view, me)), el('div', { class: 'stats' }, tally(view, me)));
       renderActions(view);
       renderHand(view);
+      // A move on its way: the table may move meanwhile (another seat, a bot), but nothing is offered
+      // again until the answer is in.
+      if (state.busy) holdControls();
       renderScorecard(view);
       document.title = `${view.legal ? '● Your turn · ' : view.status === 'finished' ? 'Match over · ' : ''}Bismarck — table`;
       document.body.dataset.version = String(view.version);
@@ -327,10 +330,15 @@
       } finally { reading = false; }
     }
 
+    /** Every control of the seat off, while its move is on its way. */
+    function holdControls() {
+      for (const b of document.querySelectorAll('#actions button, #hand button')) b.disabled = true;
+    }
+
     async function act(command, body) {
       if (state.busy) return;
       state.busy = true;
-      for (const b of document.querySelectorAll('#actions button, #hand button')) b.disabled = true;
+      holdControls();
       clearProblem();
       try {
         await call('POST', `${api}/${command}`, { token, body });
