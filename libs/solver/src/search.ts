@@ -93,6 +93,15 @@ const popcount = (x: number): number => {
 };
 
 /**
+ * A suit's owner key without one card (`bit` of `held`, the suit's held cards): the two bits of its
+ * place, counted from the lowest held card, close up.
+ */
+const keyWithout = (key: number, held: number, bit: number): number => {
+  const low = 2 * popcount(held & (bit - 1));
+  return ((key >>> (low + 2)) << low) | (key & ((1 << low) - 1));
+};
+
+/**
  * The tricks `mine` (a seat's trumps) takes at the least against `theirs` (the other side's): each of
  * theirs can take one of mine, and only one below it.
  */
@@ -150,9 +159,13 @@ export class Search {
     for (let suit = 0; suit < 4; suit++) this.keys[suit] = this.suitKey(suit);
   }
 
-  /** The value of the position and of every legal card of the seat to play. */
-  solve(withCards: boolean): Solution {
-    this.table.reset();
+  /**
+   * The value of the position and of every legal card of the seat to play; with `remember`, on what
+   * the last solve under the same trump, rule and sides left in the table.
+   */
+  solve(withCards: boolean, remember: boolean): Solution {
+    // the maximisers name the counted seat and its goal too
+    this.table.begin((this.trump + 1) | (Number(this.mustTrump) << 3) | (this.maximisers << 4), remember);
     const seat = this.toPlay();
     const left = this.handSize(seat);
     const tricks = this.valueNear(Math.round(left / 3), 0, left, (need) => this.reach(need));
@@ -335,6 +348,10 @@ export class Search {
     const base = this.ply * STRIDE;
     const n = this.generate(seat, base, tableBest);
     const maxing = (this.maximisers >> seat) & 1;
+    if (this.trickLength === 2 && n > 1) {
+      const settled = this.settledByTable(base, n, need, maxing);
+      if (settled !== UNSETTLED) return settled;
+    }
     let best = maxing ? -1 : 99;
     for (let i = 0; i < n; i++) {
       const card = this.moves[base + i];
@@ -350,15 +367,55 @@ export class Search {
     return best;
   }
 
+  /**
+   * The last card of a trick leads to a stored position: when the table already answers the question
+   * for one of the cards, that card settles the node without being played (enhanced transposition
+   * cut-off).
+   */
+  private settledByTable(base: number, n: number, need: number, maxing: number): number {
+    const h = this.hands;
+    const keys = this.keys;
+    const table = this.table;
+    // the trick so far, once: a card takes it from the card winning it now, or the winner stays
+    const ahead = winningIndex(this.played, this.ply - 2, 2, this.trump);
+    const winning = this.played[this.ply - 2 + ahead];
+    for (let i = 0; i < n; i++) {
+      const card = this.moves[base + i];
+      const suit = card >> 4;
+      const bit = 1 << (card & 15);
+      const moved = keyWithout(keys[suit], h[suit] | h[4 + suit] | h[8 + suit], bit);
+      const k0 = suit === 0 ? moved : keys[0];
+      const k1 = suit === 1 ? moved : keys[1];
+      const k2 = suit === 2 ? moved : keys[2];
+      const k3 = suit === 3 ? moved : keys[3];
+      const winner = (this.leader + (beats(card, winning, this.trump) ? 2 : ahead)) % 3;
+      const slot = table.find(table.slotOf(k0, k1, k2, k3, winner), k0, k1, k2, k3, winner);
+      if (slot < 0) continue;
+      const won = winner === this.counted ? 1 : 0;
+      if (maxing) {
+        const lower = table.lower(slot) + won;
+        if (lower >= need) {
+          this.cutCard = card;
+          return lower;
+        }
+      } else {
+        const upper = table.upper(slot) + won;
+        if (upper < need) {
+          this.cutCard = card;
+          return upper;
+        }
+      }
+    }
+    return UNSETTLED;
+  }
+
   private tryCard(seat: number, card: number, need: number): number {
     const suit = card >> 4;
     const at = seat * 4 + suit;
     const bit = 1 << (card & 15);
-    // the card leaves its suit's key: the two bits of its place (the held cards below it) close up
     const h = this.hands;
-    const low = 2 * popcount((h[suit] | h[4 + suit] | h[8 + suit]) & (bit - 1));
     const key = this.keys[suit];
-    this.keys[suit] = ((key >>> (low + 2)) << low) | (key & ((1 << low) - 1));
+    this.keys[suit] = keyWithout(key, h[suit] | h[4 + suit] | h[8 + suit], bit);
     h[at] ^= bit;
     this.played[this.ply++] = card;
     let bound: number;

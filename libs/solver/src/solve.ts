@@ -49,6 +49,14 @@ export interface SolveOptions {
    * that the outcome does not depend on the machine). Default: no limit.
    */
   readonly maxNodes?: number;
+  /**
+   * Keep what the previous solve learned when this one has the same trump, trump rule, perspective
+   * and goal (any deal: positions are remembered by the relative ranks of the cards held). Solving a
+   * deal's positions from the last back, each solve finds the later ones' sub-positions settled.
+   * The values are the same either way; only the work (`nodes`) depends on what came before.
+   * Default false: every solve starts afresh.
+   */
+  readonly remember?: boolean;
 }
 
 export interface Solved {
@@ -87,7 +95,7 @@ export const solve = (position: Position, options: SolveOptions = {}): Solved =>
       maxNodes: options.maxNodes ?? Number.POSITIVE_INFINITY,
     },
     table,
-  ).solve(options.cards ?? true);
+  ).solve(options.cards ?? true, options.remember ?? false);
   const byCode = new Map(solution.cards.map(({ card, tricks }) => [toCode(card), tricks]));
   return {
     tricks: solution.tricks,

@@ -191,6 +191,47 @@ describe('solve, options', () => {
     expect(() => solve(position, { maxNodes: 10 })).toThrow(expect.objectContaining({ code: 'SOLVER_BUDGET_EXCEEDED' }));
     expect(solve(position, { maxNodes: nodes })).toEqual(solve(position));
   });
+
+  it('with remember, solves in a row under one trump, rule, perspective and goal keep minimax values, whatever the deals', () => {
+    fc.assert(
+      fc.property(fc.array(endingArb, { minLength: 2, maxLength: 6 }), fc.boolean(), (endings, mixSeats) => {
+        const [first] = endings;
+        endings.forEach((e, i) => {
+          // one context for the whole row, unless mixSeats: then the perspective changes now and then
+          const same = { ...e, trump: first.trump, contractPick: first.contractPick, mustTrump: first.mustTrump, goal: first.goal };
+          const position = positionOf(mixSeats ? same : { ...same, perspective: first.perspective });
+          const options = { goal: first.goal, remember: i > 0 };
+          expect(withoutNodes(solve(position, options))).toEqual(minimax(position, options));
+        });
+      }),
+      { numRuns: Math.max(50, RUNS / 3) },
+    );
+  });
+
+  it('with remember, the positions of one deal solved from the last trick back keep their values for less work', () => {
+    const deck = shuffled(freshDeck(), mulberry32(11));
+    const random = mulberry32(12);
+    // eight tricks of notrump played at random; the position before every card
+    const hands = [deck.slice(0, 8), deck.slice(8, 16), deck.slice(16, 24)];
+    const positions: Position[] = [];
+    let trick: PlayedCard[] = [];
+    let turn: Seat = 0;
+    for (let card = 0; card < 24; card++) {
+      positions.push({ hands: [[...hands[0]], [...hands[1]], [...hands[2]]], contract: 'notrump', trump: null, trick, turn, perspective: 1 });
+      const legal = toCodes(legalPlays(fromCards(hands[turn].map(parseCard)), trick, -1, false));
+      const played = legal[Math.floor(random() * legal.length)];
+      hands[turn] = hands[turn].filter((c) => c !== played);
+      trick = [...trick, { seat: turn, card: played }];
+      turn = trick.length === 3 ? trickWinner(trick, -1) : (((turn + 1) % 3) as Seat);
+      if (trick.length === 3) trick = [];
+    }
+    const backwards = positions.reverse();
+    const fresh = backwards.map((p) => solve(p, { cards: false }));
+    const remembered = backwards.map((p, i) => solve(p, { cards: false, remember: i > 0 }));
+    expect(remembered.map((s) => s.tricks)).toEqual(fresh.map((s) => s.tricks));
+    const work = (solves: { nodes: number }[]) => solves.reduce((sum, s) => sum + s.nodes, 0);
+    expect(work(remembered)).toBeLessThan(work(fresh));
+  });
 });
 
 describe('the search mirrors the rules', () => {

@@ -123,9 +123,14 @@ export function analyseDeal(d: DealToAnalyse, maxNodes: number): DealAnalysis {
   for (const p of d.plays) hands[p.seat].push(p.card);
   let nodes = 0;
   let overBudget = false;
+  // The first solve forgets what earlier analyses left in the table, so that the outcome does not
+  // depend on them; the rest remember what this one's later positions taught (libs/solver `remember`).
+  let remember = false;
   const solveWithin = (position: Position) => {
+    const options = { goal, cards: false, maxNodes, remember };
+    remember = true;
     try {
-      const solved = solve(position, { goal, cards: false, maxNodes });
+      const solved = solve(position, options);
       nodes += solved.nodes;
       return solved;
     } catch (error) {
@@ -161,12 +166,13 @@ export function analyseDeal(d: DealToAnalyse, maxNodes: number): DealAnalysis {
   const wanted = new Set<number>(SEATS); // key: k * 3 + seat; the par: the first lead (k = 0) from every seat
   d.plays.forEach((p, k) => wanted.add(k * 3 + p.seat).add((k + 1) * 3 + p.seat));
   const forced = d.plays.map((p, k) => toCodes(legalPlays(fromCards(positions[k].held[p.seat].map(parseCard)), positions[k].trick, trumpIndex, d.mustTrump)).length === 1);
-  // From the last trick back: a position holds more cards than those after it and is, as a rule,
-  // harder. Once a seat's position goes over the budget, that seat's earlier ones are not tried
-  // (null, like it): a hard deal costs about one budget per seat, not one per early card.
+  // Seat by seat, from the last trick back: a position holds more cards than those after it and is,
+  // as a rule, harder, and what the solver learned on the later positions of a seat settles much of
+  // the earlier ones. Once a seat's position goes over the budget, that seat's earlier ones are not
+  // tried (null, like it): a hard deal costs about one budget per seat, not one per early card.
   const values = new Map<number, number | null>();
   const givenUp = new Set<Seat>();
-  for (const key of [...wanted].sort((a, b) => b - a)) {
+  for (const key of [...wanted].sort((a, b) => (a % 3) - (b % 3) || b - a)) {
     const k = Math.floor(key / 3);
     const seat = (key % 3) as Seat;
     const at = positions[k];
