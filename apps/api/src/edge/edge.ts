@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import type { Server } from 'node:http';
 import type { EdgeConfig } from '../config/edge.config';
 import { SettingError } from '../config/env';
+import { answerClientErrors } from './client-errors';
 import { rateLimiter } from './rate-limit';
 
 /**
@@ -40,6 +41,7 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void
   server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   server.requestTimeout = config.requestTimeoutMs;
   server.connectionsCheckingInterval = Math.min(1_000, server.headersTimeout);
+  answerClientErrors(server);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiParam, ApiResponse, getSchemaPath, type DiscriminatorObject, type ReferenceObject } from '@nestjs/swagger';
+import { CLIENT_ERROR_DETAILS } from '../edge/client-errors';
 import { ApiUnsupportedMediaType } from '../problem/media-type';
 import { PROBLEM_STATUS, problemBody, type ProblemCode } from '../problem/problem';
 
@@ -11,12 +12,14 @@ const MATCH = '0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a';
 /** A `detail` each code is thrown with (libs/rules refuse() calls, ProblemException calls), for the examples. */
 const DETAILS: Record<ProblemCode, string> = {
   VALIDATION_FAILED: 'The body is not valid JSON.',
+  MALFORMED_HTTP: CLIENT_ERROR_DETAILS.MALFORMED_HTTP,
   SEED_WITH_OPEN_SEATS: 'a seeded match cannot have open seats: its creator could compute every hand',
   UNAUTHORIZED: 'Unknown seat token.',
   FORBIDDEN: 'This token belongs to another match.',
   MATCH_NOT_FOUND: `There is no match ${MATCH}.`,
   NOT_FOUND: 'Cannot GET /api/nothing-here',
   METHOD_NOT_ALLOWED: 'Method Not Allowed',
+  REQUEST_TIMEOUT: CLIENT_ERROR_DETAILS.REQUEST_TIMEOUT,
   NOT_YOUR_TURN: 'not your turn: it is another seat to play (seat 2)',
   MUST_FOLLOW_SUIT: 'you must follow suit (H)',
   MUST_TRUMP: 'you cannot follow H, so you must play a trump',
@@ -36,6 +39,8 @@ const DETAILS: Record<ProblemCode, string> = {
   VERSION_MISMATCH: 'The match is at version 13, not 12.',
   PAYLOAD_TOO_LARGE: 'The body is declared as 20000 bytes; at most 16384 are accepted.',
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON (Content-Type: application/json), not text/plain.',
+  EXPECTATION_FAILED: CLIENT_ERROR_DETAILS.EXPECTATION_FAILED,
+  HEADERS_TOO_LARGE: CLIENT_ERROR_DETAILS.HEADERS_TOO_LARGE,
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was first used for a different command.',
   VERSION_NOT_FORKABLE: 'Version 9 is inside a move (the events of one move are appended together): fork at 8 or 12.',
   RATE_LIMITED: 'Too many requests: at most 30000 in 60 s. Retry after 12 s.',

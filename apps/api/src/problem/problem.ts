@@ -4,6 +4,8 @@ import type { Request, Response } from 'express';
 /** Stable machine-readable error codes of the public contract, each with the status it leaves as. */
 export const PROBLEM_STATUS = {
   VALIDATION_FAILED: 400,
+  // A request Node's HTTP parser refuses (framing, method, headers): answered before any route.
+  MALFORMED_HTTP: 400,
   // A seeded (sandbox) match with an open seat: its creator could compute the stranger's hand.
   SEED_WITH_OPEN_SEATS: 400,
   UNAUTHORIZED: 401,
@@ -11,6 +13,8 @@ export const PROBLEM_STATUS = {
   MATCH_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  // The headers, or the whole request, did not arrive within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS.
+  REQUEST_TIMEOUT: 408,
   // The rules refuse the command in the current state.
   NOT_YOUR_TURN: 409,
   MUST_FOLLOW_SUIT: 409,
@@ -37,6 +41,9 @@ export const PROBLEM_STATUS = {
   VERSION_MISMATCH: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // An Expect header other than 100-continue.
+  EXPECTATION_FAILED: 417,
+  HEADERS_TOO_LARGE: 431,
   // The same Idempotency-Key was sent again with a different request.
   IDEMPOTENCY_KEY_REUSED: 422,
   // A fork at a version inside a move (or a lobby's joins): no position the match rested in.
@@ -56,12 +63,14 @@ export type ProblemCode = keyof typeof PROBLEM_STATUS;
 
 export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   VALIDATION_FAILED: 'The request is malformed',
+  MALFORMED_HTTP: 'The HTTP message cannot be read',
   SEED_WITH_OPEN_SEATS: 'A seeded match cannot have open seats',
   UNAUTHORIZED: 'A valid seat token is required',
   FORBIDDEN: 'This token does not act for this match',
   MATCH_NOT_FOUND: 'No such match',
   NOT_FOUND: 'No such resource',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  REQUEST_TIMEOUT: 'The request took too long to arrive',
   NOT_YOUR_TURN: 'It is not your turn',
   MUST_FOLLOW_SUIT: 'You must follow suit',
   MUST_TRUMP: 'You must play a trump',
@@ -81,6 +90,8 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   VERSION_MISMATCH: 'The match is no longer at that version',
   PAYLOAD_TOO_LARGE: 'The request body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'Send JSON',
+  EXPECTATION_FAILED: 'The expectation cannot be met',
+  HEADERS_TOO_LARGE: 'The request headers are too large',
   IDEMPOTENCY_KEY_REUSED: 'That Idempotency-Key was used for a different request',
   VERSION_NOT_FORKABLE: 'The match cannot be forked at that version',
   RATE_LIMITED: 'Too many requests',
