@@ -320,6 +320,30 @@ describe('input that only the database used to refuse', () => {
     expect({ status: res.status, code: res.body.code, parameter: res.body.errors?.[0]?.parameter }).toEqual({ status: 400, code: 'VALIDATION_FAILED', parameter: 'version' });
   });
 
+  // Every integer of a query is read as the headers' versions are: decimal digits, nothing else.
+  it.each([
+    ['get', '/api/matches', 'limit'],
+    ['get', 'events', 'after'],
+    ['get', 'events', 'limit'],
+    ['get', 'events/stream', 'after'],
+    ['get', 'replay', 'version'],
+    ['get', 'analysis', 'deal'],
+    ['post', 'fork', 'version'],
+  ])('%s %s?%s= in hex, with an exponent, a sign, a space, a fraction or empty: 400 VALIDATION_FAILED naming it, nothing done', async (method, path, name) => {
+    const url = (value: string) => `${path.startsWith('/') ? path : `/api/matches/${id()}/${path}`}?${name}=${encodeURIComponent(value)}`;
+    const before = (await t.http().get('/api/matches?limit=100').expect(200)).body.items.length;
+    for (const value of ['0x1', '1e0', '+1', ' 1', '1 ', '1.0', '-0', '', '١']) {
+      const res = await (method === 'get' ? t.http().get(url(value)) : t.http().post(url(value)));
+      expect({ value, status: res.status, code: res.body.code, errors: res.body.errors }).toEqual({
+        value,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        errors: [{ parameter: name, detail: expect.stringMatching(new RegExp(`^${name} must be a whole number from \\d+ to \\d+, in decimal digits$`)) }],
+      });
+    }
+    expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before);
+  });
+
   it.each(['1', '2020-02-30T00:00:00.000000Z', 'March 7', '+275760-09-13T00:00:00.000Z', '2026-01-01T00:00:00.000Z'])(
     'a list cursor whose time is %j: 400 VALIDATION_FAILED',
     async (time) => {

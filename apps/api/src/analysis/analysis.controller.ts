@@ -30,7 +30,7 @@ export class AnalysisController {
     headers: { 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', example: 2 } } },
     type: AnalysisPendingDto,
   })
-  @ApiProblems(['VALIDATION_FAILED', 'deal must not be less than 1'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'DEAL_NOT_SCORED', 'ANALYSIS_BUSY')
+  @ApiProblems(['VALIDATION_FAILED', 'deal must be a whole number from 1 to 1000, in decimal digits'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'DEAL_NOT_SCORED', 'ANALYSIS_BUSY')
   async analysis(@Param('id') id: string, @Query() query: AnalysisQueryDto, @Res({ passthrough: true }) res: Response): Promise<AnalysisAnswer> {
     const answer = await this.analyses.analysis(id, query.deal);
     if (answer.status === 'pending') res.status(202).setHeader('Retry-After', String(answer.retryAfter));

@@ -1,17 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
 import { card, integer, seat, SUITS, triple } from '../matches/dto/fields';
+import { QueryInteger } from '../matches/dto/query-integer';
 
 /** Deal numbers: at most 12 in any schedule; a larger one is refused by the match's own count. */
 export const MAX_DEAL = 1000;
 
 export class AnalysisQueryDto {
   @ApiProperty(integer("The deal to analyse, from 1 (the scorecard's `number`); it must be scored.", { minimum: 1, maximum: MAX_DEAL, example: 1 }))
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_DEAL)
+  @QueryInteger(1, MAX_DEAL)
   readonly deal!: number;
 }
 

@@ -1,8 +1,7 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
 import { ForkedFromDto } from '../matches/dto/events.dto';
 import { integer, MAX_VERSION } from '../matches/dto/fields';
+import { QueryInteger } from '../matches/dto/query-integer';
 import { MatchCreatedDto } from '../matches/dto/responses.dto';
 
 export class ForkQueryDto {
@@ -13,12 +12,8 @@ export class ForkQueryDto {
       example: 57,
     }),
   )
-  // A number from the query string; an empty `?version=` stays empty and is refused (it would read as 0, the start).
-  @Transform(({ value }) => (value === '' ? value : Number(value)))
-  @IsInt()
-  @Min(0)
-  // Versions are PostgreSQL integers: a larger number is refused here.
-  @Max(MAX_VERSION)
+  // An empty `?version=` is refused (Number() would read it as 0, the start). Versions are PostgreSQL integers.
+  @QueryInteger(0, MAX_VERSION)
   readonly version!: number;
 }
 

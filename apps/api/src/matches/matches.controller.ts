@@ -58,7 +58,7 @@ export class MatchesController {
       'One page at a time: pass `nextCursor` as `cursor` for the next. `status=waiting` lists the open lobby tables; `forkedFrom={id}` the forks of a match.',
   })
   @ApiOkResponse({ type: MatchListDto })
-  @ApiProblems(['VALIDATION_FAILED', 'limit must not be greater than 100'])
+  @ApiProblems(['VALIDATION_FAILED', 'limit must be a whole number from 1 to 100, in decimal digits'])
   list(@Query() query: ListMatchesQueryDto): Promise<MatchPage> {
     return this.queries.list(query.limit ?? 20, query, query.cursor);
   }
@@ -120,7 +120,7 @@ export class MatchesController {
   })
   @ApiMatchId()
   @ApiOkResponse({ type: EventPageDto })
-  @ApiProblems(['VALIDATION_FAILED', 'after must not be less than 0'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
+  @ApiProblems(['VALIDATION_FAILED', 'after must be a whole number from 0 to 2147483647, in decimal digits'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
   events(@Param('id') id: string, @Query() query: EventsQueryDto, @CurrentViewer() viewer: Viewer): Promise<EventPage> {
     return this.queries.events(id, viewer, query.after ?? 0, query.limit ?? 100);
   }

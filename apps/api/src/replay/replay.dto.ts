@@ -1,18 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { AUDIT_CHECKS, EXPORT_FORMAT, PIN_PATTERN } from '@bismarck/audit';
 import { ApiOneOf } from '../matches/api-docs';
 import { ForkedFromDto, TYPED_EVENTS } from '../matches/dto/events.dto';
 import { CARD_PATTERN, cards, integer, MAX_VERSION, sha256 } from '../matches/dto/fields';
+import { QueryInteger } from '../matches/dto/query-integer';
 import { PublicStateDto, SeatViewDto } from '../matches/dto/responses.dto';
 
 export class ReplayQueryDto {
   @ApiProperty(integer('Show the state right after this event (at most the current version).', { minimum: 1, maximum: MAX_VERSION, example: 12 }))
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_VERSION)
+  @QueryInteger(1, MAX_VERSION)
   readonly version!: number;
 }
 

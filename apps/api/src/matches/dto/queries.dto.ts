@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { STATUSES, type Status } from '@bismarck/rules';
 import { integer, MAX_VERSION } from './fields';
 import { MATCH_ID_PATTERN } from '../match-id';
+import { QueryInteger } from './query-integer';
 
 export class ListMatchesQueryDto {
   @ApiPropertyOptional({ enum: STATUSES, description: 'Only matches with this status (`waiting`: open lobby tables).' })
@@ -22,10 +22,7 @@ export class ListMatchesQueryDto {
 
   @ApiPropertyOptional(integer('Matches per page.', { minimum: 1, maximum: 100, default: 20 }))
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @QueryInteger(1, 100)
   readonly limit?: number;
 
   @ApiPropertyOptional({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })
@@ -38,18 +35,12 @@ export class ListMatchesQueryDto {
 export class EventsQueryDto {
   @ApiPropertyOptional(integer('Return events after this version.', { minimum: 0, maximum: MAX_VERSION, default: 0 }))
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
   // Versions are PostgreSQL integers: a larger number is refused here, not by the database.
-  @Max(MAX_VERSION)
+  @QueryInteger(0, MAX_VERSION)
   readonly after?: number;
 
   @ApiPropertyOptional(integer('Events per page.', { minimum: 1, maximum: 1000, default: 100 }))
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @QueryInteger(1, 1000)
   readonly limit?: number;
 }
