@@ -546,10 +546,21 @@ describe('bodies that are not JSON: 415', () => {
 
   it('a JSON body in a charset other than UTF-8: 415, appending nothing', async () => {
     const m = await createMatch(t.http);
-    const res = await t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[m.firstDealer].token))
-      .set('Content-Type', 'application/json; charset=latin1').send('{}');
-    expect({ status: res.status, code: res.body.code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const before = (await t.http().get('/api/matches?limit=100').expect(200)).body.items.length;
+    for (const charset of ['latin1', 'utf-16le', 'UTF-16', 'utf-32', 'utf8']) {
+      const res = await t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[m.firstDealer].token))
+        .set('Content-Type', `application/json; charset=${charset}`).send('{}');
+      expect({ charset, status: res.status, code: res.body.code }).toEqual({ charset, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+      // A body that really is UTF-16, declared as such, is refused too, not decoded.
+      const utf16 = Buffer.from(JSON.stringify({ players: ['A', 'B', 'C'] }), 'utf16le');
+      const created = await t.http().post('/api/matches').set('Content-Type', `application/json; charset=${charset}`).send(utf16);
+      expect({ charset, status: created.status, code: created.body.code }).toEqual({ charset, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"']) {
+      await t.http().post('/api/matches').set('Content-Type', `application/json; charset=${charset}`).send(JSON.stringify({ players: ['A', 'B', 'C'] })).expect(201);
+    }
     expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(m.version);
+    expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before + 3);
   });
 
   it.each([

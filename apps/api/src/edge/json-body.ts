@@ -1,5 +1,6 @@
 import { json } from 'body-parser';
 import bytes from 'bytes';
+import { parse as parseContentType } from 'content-type';
 import type { NextFunction, Request, Response } from 'express';
 import { pointerOf } from '../problem/field-errors';
 import { JSON_MEDIA_TYPES, unsupportedMediaType } from '../problem/media-type';
@@ -76,6 +77,12 @@ export function jsonBody(limit: string): (req: Request, res: Response, next: Nex
       if (req.method === 'POST') res.setHeader('Accept-Post', 'application/json');
       return next(unsupportedMediaType(req.headers['content-type']));
     }
+    // JSON between systems is UTF-8 (RFC 8259); body-parser would also decode UTF-16 and UTF-32.
+    const charset = charsetOf(req);
+    if (charset !== undefined && charset !== 'utf-8') {
+      if (req.method === 'POST') res.setHeader('Accept-Post', 'application/json');
+      return next(new ProblemException('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON in UTF-8, not in ${charset.slice(0, 40)}.`));
+    }
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);
       try {
@@ -86,4 +93,13 @@ export function jsonBody(limit: string): (req: Request, res: Response, next: Nex
       next();
     });
   };
+}
+
+/** The declared charset, lower-cased, or undefined (none, or a header body-parser reads as none). */
+function charsetOf(req: Request): string | undefined {
+  try {
+    return parseContentType(req.headers['content-type'] ?? '').parameters.charset?.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
