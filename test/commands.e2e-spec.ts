@@ -50,6 +50,16 @@ describe('refused commands: status, code, and nothing appended', () => {
     await refused(m, () => post(m, null, 'deal'), 401, 'UNAUTHORIZED');
     await refused(m, () => t.http().post(`/api/matches/${m.id}/deal`).set('Authorization', 'Bearer bsk_nope'), 401, 'UNAUTHORIZED');
     await refused(m, () => t.http().post(`/api/matches/${m.id}/deal`).set('Authorization', 'Basic abc'), 401, 'UNAUTHORIZED');
+    const token = m.seats[0].token;
+    for (const header of [token, `Bearer${token}`, `Bearer ${token}, Bearer ${m.seats[1].token}`, `Bearer ${token} x`, `Bearer\t${token}`]) {
+      await refused(m, () => t.http().get(`/api/matches/${m.id}/view`).set('Authorization', header), 401, 'UNAUTHORIZED');
+    }
+  });
+  it('reads the Bearer scheme in any case and after more than one space (RFC 9110): the same seat', async () => {
+    for (const scheme of ['bearer ', 'BEARER ', 'Bearer   ', 'bEaReR ']) {
+      const view = await t.http().get(`/api/matches/${m.id}/view`).set('Authorization', `${scheme}${m.seats[2].token}`).expect(200);
+      expect(view.body.seat).toBe(2);
+    }
   });
   it("another match's token → 403 FORBIDDEN, for commands and views", async () => {
     const other = await createMatch(t.http);

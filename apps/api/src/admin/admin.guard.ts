@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { appConfig } from '../config/app.config';
+import { bearerOf } from '../edge/caller';
 import { ProblemException } from '../problem/problem';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
@@ -16,7 +17,7 @@ export class AdminGuard implements CanActivate {
     const expected = this.config.adminToken;
     if (expected === null) throw new ProblemException('NOT_FOUND', 'Admin routes are off: set ADMIN_TOKEN to enable them.');
     const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
-    const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const presented = bearerOf(header) ?? '';
     if (!presented) throw new ProblemException('UNAUTHORIZED', 'Send the admin token as "Authorization: Bearer <token>".');
     if (!timingSafeEqual(digest(presented), digest(expected))) throw new ProblemException('FORBIDDEN', 'Wrong admin token.');
     return true;

@@ -6,6 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventStore } from '@bismarck/event-store';
 import { MatchReader, SecretReader } from '@bismarck/projections';
 import type { Seat } from '@bismarck/rules';
+import { bearerOf } from '../edge/caller';
 import { ProblemException } from '../problem/problem';
 
 export interface IssuedToken {
@@ -57,9 +58,9 @@ export class SeatCredentials {
    */
   async seatFor(matchId: string, authorization: string | undefined): Promise<Seat | null> {
     if (authorization === undefined || authorization === '') return null;
-    const match = /^Bearer ([A-Za-z0-9_\-]{1,200})$/.exec(authorization);
-    if (!match) throw new ProblemException('UNAUTHORIZED', 'Send the seat token as "Authorization: Bearer <token>".');
-    const presented = Buffer.from(hashToken(match[1]), 'hex');
+    const token = bearerOf(authorization);
+    if (token === undefined || !/^[A-Za-z0-9_-]{1,200}$/.test(token)) throw new ProblemException('UNAUTHORIZED', 'Send the seat token as "Authorization: Bearer <token>".');
+    const presented = Buffer.from(hashToken(token), 'hex');
     const hashes = await this.hashesOf(matchId);
     if (hashes.every((h) => h === null) && !(await this.matches.exists(matchId))) {
       throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
