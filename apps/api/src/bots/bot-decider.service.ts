@@ -6,16 +6,18 @@ import type { BotAction } from '@bismarck/bots';
 import { appConfig } from '../config/app.config';
 import { workerPool } from '../workers/worker-pool';
 import { decideBot, type BotTask } from './bot-decision';
+import { PeopleFirst } from './people-first';
 
 /**
  * Where bot decisions are computed: a small pool of worker threads (BOT_THREADS, default 1), so that
  * a strategy's search (the strong bot may think for ~300 ms) never blocks the event loop that serves
  * requests. BOT_THREADS=0 decides in this thread instead. The task holds only the bot seat's view and
- * the history its seat saw.
+ * the history its seat saw. Matches a person sits in are decided first (PeopleFirst).
  */
 @Injectable()
 export class BotDecider implements OnModuleDestroy {
   private readonly pool: Piscina | null;
+  private readonly gate = new PeopleFirst();
 
   constructor(@Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
     this.pool = BotDecider.pool(config.botThreads);
@@ -32,9 +34,10 @@ export class BotDecider implements OnModuleDestroy {
     return this.pool !== null;
   }
 
-  decide(task: BotTask): Promise<BotAction | null> {
-    if (!this.pool) return Promise.resolve().then(() => decideBot(task));
-    return this.pool.run(task) as Promise<BotAction | null>;
+  /** The bot's move; `withPeople`: a person sits in the match (it goes before matches of bots only). */
+  decide(task: BotTask, withPeople: boolean): Promise<BotAction | null> {
+    const pool = this.pool;
+    return this.gate.run(withPeople, () => (pool ? (pool.run(task) as Promise<BotAction | null>) : Promise.resolve().then(() => decideBot(task))));
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -177,11 +177,13 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
         if (seat !== null) this.logger.warn(`match ${matchId}: bot seat ${seat} lost ${lost} times in a row at version ${version}; left to the next sweep`);
         return;
       }
-      const strategy = (state as Extract<MatchState, { bots: unknown }>).bots[seat] as StrategyName;
+      const { bots } = state as Extract<MatchState, { bots: unknown }>;
+      const strategy = bots[seat] as StrategyName;
       if (this.config.botDelayMs > 0) await sleep(this.config.botDelayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       if (this.stopped) return;
       // What the seat may see, and nothing more: its view and the log redacted for it.
-      const action = await this.decider.decide({ strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) });
+      const task = { strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) };
+      const action = await this.decider.decide(task, bots.some((bot) => bot === null));
       if (!action || this.stopped) return;
       try {
         await this.commands.execute(matchId, seat, seatCommand(action), { expectedVersion: version, idempotencyKey: `bot-${version}` });
