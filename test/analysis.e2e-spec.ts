@@ -9,7 +9,7 @@ import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } fro
 // the solver in a worker thread, computed once and kept. A small node budget keeps the test quick:
 // the first tricks of a deal may go over it (null values), the rest is solved.
 const ADMIN = 'analysis-admin-token-0123456789';
-const ENV = { ANALYSIS_MAX_NODES: '200000', ANALYSIS_WAIT_MS: '0', ADMIN_TOKEN: ADMIN };
+const ENV = { ANALYSIS_MAX_NODES: '200000', ANALYSIS_WAIT_MS: '0', ANALYSIS_PER_ADDRESS: '1', ADMIN_TOKEN: ADMIN };
 const saved: Record<string, string | undefined> = {};
 const t = useTestApp(
   () => Object.entries(ENV).forEach(([k, v]) => ((saved[k] = process.env[k]), (process.env[k] = v))),
@@ -27,11 +27,18 @@ async function playUntilScored(m: CreatedMatch, deal: number): Promise<void> {
   }
 }
 
-/** Asks until the analysis is done, as a client does: after `Retry-After` on each 202. */
+/**
+ * Asks until the analysis is done, as a client does: after `Retry-After` on each 202 (or 429: this
+ * address's last deal may be stored a moment before it stops counting as computing).
+ */
 async function analysisOf(m: CreatedMatch, deal: number): Promise<any> {
   for (let i = 0; i < 600; i++) {
     const res = await t.http().get(`/api/matches/${m.id}/analysis?deal=${deal}`);
     if (res.status === 200) return res.body;
+    if (res.status === 429 && res.body.code === 'RATE_LIMITED') {
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ status: 'pending', matchId: m.id, deal, retryAfter: 2 });
     expect(res.headers['retry-after']).toBe('2');
@@ -164,6 +171,28 @@ describe('GET /api/matches/{id}/analysis', () => {
     const done = await analysisOf(m, 2);
     expect(done.cards).toHaveLength(48);
     expect(await computedCount()).toBe(before + 1);
+  }, 180_000);
+});
+
+describe('one client asking for many deals (here: ANALYSIS_PER_ADDRESS=1)', () => {
+  it('computes one new deal at a time for an address: another is 429 RATE_LIMITED with Retry-After until it is done', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' }, seed: 'analysis-per-address' });
+    await playUntilScored(m, 2);
+    const before = await computedCount();
+    // Asked at once: both reach the service before either deal is solved.
+    const answers = await Promise.all([1, 2].map((deal) => t.http().get(`/api/matches/${m.id}/analysis?deal=${deal}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 4 });
+    expect(refused.headers['retry-after']).toBe('4');
+    const first = (answers.find((a) => a.status === 202)!.body as { deal: number }).deal;
+    const second = 3 - first;
+    // The deal being computed is shared with every request for it, from any address.
+    expect((await t.http().get(`/api/matches/${m.id}/analysis?deal=${first}`)).status).not.toBe(429);
+    expect((await analysisOf(m, first)).cards).toHaveLength(48);
+    expect((await analysisOf(m, second)).cards).toHaveLength(48);
+    expect(await computedCount()).toBe(before + 2);
   }, 180_000);
 });
 

@@ -10,6 +10,8 @@ export interface AnalysisConfig {
   waitMs: number;
   /** Deals that may wait for a worker, per process; one more is refused with 503 ANALYSIS_BUSY. */
   queue: number;
+  /** Deals one client address may have computing at once, per process; one more is refused with 429 RATE_LIMITED. */
+  perAddress: number;
 }
 
 /** The analysis of scored deals (docs/clients.md, "Analysis of a scored deal"), validated at start-up. */
@@ -21,5 +23,7 @@ export const analysisConfig = registerAs(
     workers: envInteger('ANALYSIS_WORKERS', 1, 1, 64),
     waitMs: envInteger('ANALYSIS_WAIT_MS', 2_000, 0, 60_000),
     queue: envInteger('ANALYSIS_QUEUE', 64, 1, 100_000),
+    // A deal takes seconds of a worker: one client asking for many new deals would hold the queue.
+    perAddress: envInteger('ANALYSIS_PER_ADDRESS', 4, 0, 100_000),
   }),
 );

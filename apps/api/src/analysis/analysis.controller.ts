@@ -1,6 +1,7 @@
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { clientAddress } from '../edge/caller';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { SeatGuard } from '../seats/seat.guard';
 import { AnalysisPendingDto, AnalysisQueryDto, DealAnalysisDto } from './analysis.dto';
@@ -30,9 +31,17 @@ export class AnalysisController {
     headers: { 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', example: 2 } } },
     type: AnalysisPendingDto,
   })
-  @ApiProblems(['VALIDATION_FAILED', 'deal must be a whole number from 1 to 1000, in decimal digits'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'DEAL_NOT_SCORED', 'ANALYSIS_BUSY')
-  async analysis(@Param('id') id: string, @Query() query: AnalysisQueryDto, @Res({ passthrough: true }) res: Response): Promise<AnalysisAnswer> {
-    const answer = await this.analyses.analysis(id, query.deal);
+  @ApiProblems(
+    ['VALIDATION_FAILED', 'deal must be a whole number from 1 to 1000, in decimal digits'],
+    'MATCH_NOT_FOUND',
+    'UNAUTHORIZED',
+    'FORBIDDEN',
+    'DEAL_NOT_SCORED',
+    ['RATE_LIMITED', '4 deals asked for from this address are being analysed (at most 4 at once); ask for this one once they are done (retry after 4 s).'],
+    'ANALYSIS_BUSY',
+  )
+  async analysis(@Param('id') id: string, @Query() query: AnalysisQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AnalysisAnswer> {
+    const answer = await this.analyses.analysis(id, query.deal, clientAddress(req));
     if (answer.status === 'pending') res.status(202).setHeader('Retry-After', String(answer.retryAfter));
     return answer;
   }

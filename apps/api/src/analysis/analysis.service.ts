@@ -39,6 +39,8 @@ export class AnalysisService implements OnApplicationShutdown {
   private readonly table: AnalysisTable;
   private readonly pool: Piscina;
   private readonly computing = new Map<string, Promise<StoredAnalysis>>();
+  /** Deals being computed at the request of each client address (ANALYSIS_PER_ADDRESS). */
+  private readonly byAddress = new Map<string, number>();
   private readonly computed: Counter<'outcome'>;
   private readonly seconds: Histogram;
 
@@ -65,7 +67,8 @@ export class AnalysisService implements OnApplicationShutdown {
     });
   }
 
-  async analysis(matchId: string, deal: number): Promise<AnalysisAnswer> {
+  /** The analysis of a deal, asked for by a client at `address` (the limits count it). */
+  async analysis(matchId: string, deal: number, address: string): Promise<AnalysisAnswer> {
     const id = parseMatchId(matchId);
     // Caught up with the log: another instance may have scored the deal.
     const match = await this.streams.load(id, true);
@@ -84,7 +87,21 @@ export class AnalysisService implements OnApplicationShutdown {
       if (this.pool.queueSize >= this.config.queue) {
         throw new ProblemException('ANALYSIS_BUSY', `${this.pool.queueSize} deals wait for their analysis on this server; retry after ${RETRY_AFTER * 2} s.`, { retryAfter: RETRY_AFTER * 2 });
       }
-      computing = this.compute(id, deal).finally(() => this.computing.delete(key));
+      const asked = this.byAddress.get(address) ?? 0;
+      if (this.config.perAddress > 0 && asked >= this.config.perAddress) {
+        throw new ProblemException(
+          'RATE_LIMITED',
+          `${asked} deals asked for from this address are being analysed (at most ${this.config.perAddress} at once); ask for this one once they are done (retry after ${RETRY_AFTER * 2} s).`,
+          { retryAfter: RETRY_AFTER * 2 },
+        );
+      }
+      this.byAddress.set(address, asked + 1);
+      computing = this.compute(id, deal).finally(() => {
+        this.computing.delete(key);
+        const left = (this.byAddress.get(address) ?? 1) - 1;
+        if (left > 0) this.byAddress.set(address, left);
+        else this.byAddress.delete(address);
+      });
       computing.catch(() => undefined); // a failure reaches the requests waiting; none may be left
       this.computing.set(key, computing);
     }
