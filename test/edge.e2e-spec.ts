@@ -28,7 +28,7 @@ beforeAll(async () => {
   limited = await withEnv({ RATE_LIMIT_PER_TOKEN: '5', RATE_LIMIT_PER_ADDRESS: '12', RATE_LIMIT_WINDOW_MS: '60000' }, () => startTestApp(db));
   open = await withEnv({ CORS_ORIGINS: 'https://client.example' }, () => startTestApp(db));
   bounded = await withEnv(
-    { RATE_LIMIT_CREATES_PER_ADDRESS: '3', STREAMS_PER_ADDRESS: '3', STREAMS_PER_TOKEN: '1', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' },
+    { RATE_LIMIT_CREATES_PER_ADDRESS: '3', RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS: '3', STREAMS_PER_ADDRESS: '3', STREAMS_PER_TOKEN: '1', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' },
     () => startTestApp(db),
   );
   proxied = await withEnv({ TRUST_PROXY: 'loopback', RATE_LIMIT_CREATES_PER_ADDRESS: '1' }, () => startTestApp(db));
@@ -94,7 +94,7 @@ describe('CORS and security headers', () => {
   });
 });
 
-describe('bounded resources (here: 3 creations a minute, 3 streams per address, 1 per token, 0.5 s for headers, 1 s per request)', () => {
+describe('bounded resources (here: 3 creations and 3 whole-match reads a minute, 3 streams per address, 1 per token, 0.5 s for headers, 1 s per request)', () => {
   let base: string;
   beforeAll(async () => {
     base = await listenLocal(bounded.app);
@@ -111,6 +111,21 @@ describe('bounded resources (here: 3 creations a minute, 3 streams per address, 
     expect({ status: fork.status, code: fork.body.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
     // Reads and commands are not creations.
     await bounded.http().get('/api/matches?limit=1').expect(200);
+  });
+
+  it('refuses the 4th whole-match read (audit, export, notation) from one address with 429 RATE_LIMITED; other reads go on', async () => {
+    const match = await createMatch(open.http);
+    const path = `/api/matches/${match.id}`;
+    const statuses: number[] = [];
+    for (const read of ['audit', 'notation', 'export', 'audit', 'notation', 'export']) statuses.push((await bounded.http().get(`${path}/${read}`)).status);
+    // The export of a match in play is 409 (its cards are secret), and counts like any whole-match read.
+    expect(statuses).toEqual([200, 200, 409, 429, 429, 429]);
+    const refused = await bounded.http().get(`${path}/audit`);
+    expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    await bounded.http().get(path).expect(200);
+    await bounded.http().get(`${path}/events?limit=10`).expect(200);
+    await bounded.http().get(`${path}/scorecard`).expect(200);
   });
 
   it('caps open live streams per seat token and per address (429 TOO_MANY_STREAMS), and frees a slot when one closes', async () => {

@@ -87,6 +87,7 @@ class Api {
       RATE_LIMIT_PER_TOKEN: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
       RATE_LIMIT_CREATES_PER_ADDRESS: '0',
+      RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS: '0',
       STREAMS_PER_ADDRESS: '0',
     };
     const proc = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });

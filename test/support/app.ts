@@ -18,12 +18,12 @@ export interface TestApp {
 /** The whole api on a fresh database of its own: a real server with DATABASE_URL, else embedded. */
 export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
   const db = existing ?? (await createTestDatabase({ migrations: [] }));
-  // One test client creates hundreds of matches a minute: no creation limit unless a test sets one
-  // (test/edge.e2e-spec.ts tests it).
-  const limit = process.env.RATE_LIMIT_CREATES_PER_ADDRESS;
-  process.env.RATE_LIMIT_CREATES_PER_ADDRESS = limit ?? '0';
+  // One test client creates hundreds of matches a minute and audits them all: no creation limit nor
+  // whole-match read limit unless a test sets one (test/edge.e2e-spec.ts tests them).
+  const unset = ['RATE_LIMIT_CREATES_PER_ADDRESS', 'RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS'].filter((name) => process.env[name] === undefined);
+  for (const name of unset) process.env[name] = '0';
   const app = await createApp({ databaseUrl: db.url, embedded: db.embedded, quiet: true, poolSize: 8 }).finally(() => {
-    if (limit === undefined) delete process.env.RATE_LIMIT_CREATES_PER_ADDRESS;
+    for (const name of unset) delete process.env[name];
   });
   await app.init();
   let stopped = false;

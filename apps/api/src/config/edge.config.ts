@@ -12,6 +12,8 @@ export interface EdgeConfig {
   rateLimitWindowMs: number;
   /** Match creations per window per client address (on top of the request limits); 0 turns it off. */
   createsPerAddress: number;
+  /** Whole-match reads (audit, export, notation) per window per client address (on top of the request limits); 0 turns it off. */
+  wholeMatchReadsPerAddress: number;
   /** Open live streams per client address and per seat token, in one process; 0 turns a limit off. */
   streamsPerAddress: number;
   streamsPerToken: number;
@@ -36,6 +38,9 @@ export const edgeConfig = registerAs('edge', (): EdgeConfig => {
     rateLimitPerAddress: envInteger('RATE_LIMIT_PER_ADDRESS', 120_000, 0, 100_000_000),
     rateLimitWindowMs: envInteger('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
     createsPerAddress: envInteger('RATE_LIMIT_CREATES_PER_ADDRESS', 60, 0, 100_000_000),
+    // Each reads and checks a whole log: up to ~35 ms of the api's thread for a 12-deal match, a
+    // hundred commands' worth. 600 a minute is 10 a second from one address.
+    wholeMatchReadsPerAddress: envInteger('RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS', 600, 0, 100_000_000),
     streamsPerAddress: envInteger('STREAMS_PER_ADDRESS', 200, 0, 1_000_000),
     streamsPerToken: envInteger('STREAMS_PER_TOKEN', 8, 0, 1_000_000),
     headersTimeoutMs: envInteger('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),

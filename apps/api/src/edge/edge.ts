@@ -32,6 +32,7 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void
       perToken: config.rateLimitPerToken,
       perAddress: config.rateLimitPerAddress,
       createsPerAddress: config.createsPerAddress,
+      wholeMatchReadsPerAddress: config.wholeMatchReadsPerAddress,
       windowMs: config.rateLimitWindowMs,
     }),
   );

@@ -10,11 +10,15 @@ export interface RateLimitOptions {
   readonly windowMs: number;
   /** Match creations (POST /api/matches, and forks) per window per client address, on top of the above; 0: no limit. */
   readonly createsPerAddress?: number;
+  /** GETs of a match's audit, export and notation per window per client address, on top of the above; 0: no limit. */
+  readonly wholeMatchReadsPerAddress?: number;
   readonly now?: () => number;
 }
 
 /** POST /api/matches/{id}/fork (the path as seen under /api). */
 const FORK_PATH = /^\/matches\/[^/]+\/fork\/?$/;
+/** The reads that go through a whole match's log: GET …/audit, …/export, …/notation. */
+const WHOLE_MATCH_PATH = /^\/matches\/[^/]+\/(?:audit|export|notation)\/?$/i;
 
 interface Window {
   count: number;
@@ -53,6 +57,10 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     // Every match stays in the log for good: creating them (a fork too) has a tighter limit of its own.
     if (options.createsPerAddress && req.method === 'POST' && (req.path === '/matches' || FORK_PATH.test(req.path))) {
       checks.push(hit(`c:${address}`, options.createsPerAddress, t));
+    }
+    // An audit re-decides every move of the match: a hundred commands' worth of CPU for one request.
+    if (options.wholeMatchReadsPerAddress && req.method === 'GET' && WHOLE_MATCH_PATH.test(req.path)) {
+      checks.push(hit(`w:${address}`, options.wholeMatchReadsPerAddress, t));
     }
     if (checks.length === 0) return next();
     const tightest = checks.reduce((a, b) => (b.remaining < a.remaining ? b : a));
