@@ -40,7 +40,13 @@ export class BotDecider implements OnModuleDestroy {
     return this.gate.run(withPeople, () => (pool ? (pool.run(task) as Promise<BotAction | null>) : Promise.resolve().then(() => decideBot(task))));
   }
 
+  /** Refuses the bot-only decisions still waiting for their turn: a stopping process does not wait for them. */
+  close(): void {
+    this.gate.close();
+  }
+
   async onModuleDestroy(): Promise<void> {
+    this.close();
     await this.pool?.destroy();
   }
 }

@@ -109,6 +109,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     this.stopping.abort();
+    this.decider.close();
     this.unhook?.();
     clearInterval(this.timer);
     await this.sweeping?.catch(() => undefined);

@@ -45,6 +45,21 @@ describe('PeopleFirst: bot decisions of matches with people first, bot-only matc
     expect(gate.queued).toBe(0);
   });
 
+  it('when closed, refuses the bot-only decisions still waiting and later ones; the one running finishes', async () => {
+    const gate = new PeopleFirst();
+    const log: string[] = [];
+    const running = manual(log, 'running');
+    const first = gate.run(false, running.work);
+    const waiting = gate.run(false, async () => 'never');
+    await settle();
+    gate.close();
+    await expect(waiting).rejects.toThrow('the bots are stopping');
+    await expect(gate.run(false, async () => 'later')).rejects.toThrow('the bots are stopping');
+    running.finish();
+    await expect(first).resolves.toBe('running');
+    expect(gate.queued).toBe(0);
+  });
+
   it('a failed decision passes its error on and frees the turn', async () => {
     const gate = new PeopleFirst();
     const failing = gate.run(false, () => Promise.reject(new Error('worker died')));

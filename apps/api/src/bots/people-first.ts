@@ -11,7 +11,8 @@ export class PeopleFirst {
   /** A decision for a match of bots only is running. */
   private botsOnlyRunning = false;
   /** Bot-only decisions waiting for their turn, oldest first. */
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { start: () => void; refuse: (error: Error) => void }[] = [];
+  private closed = false;
 
   /** Runs `work` now when a person waits for it; else when it is the bot-only matches' turn. */
   async run<T>(withPeople: boolean, work: () => Promise<T>): Promise<T> {
@@ -24,8 +25,9 @@ export class PeopleFirst {
         this.next();
       }
     }
-    await new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
+    await new Promise<void>((start, refuse) => {
+      if (this.closed) return refuse(new Error('the bots are stopping'));
+      this.waiting.push({ start, refuse });
       this.next();
     });
     try {
@@ -41,11 +43,17 @@ export class PeopleFirst {
     return this.waiting.length;
   }
 
+  /** Refuses the bot-only decisions still waiting, and any later one: a stopping process does not wait for them. */
+  close(): void {
+    this.closed = true;
+    for (const { refuse } of this.waiting.splice(0)) refuse(new Error('the bots are stopping'));
+  }
+
   private next(): void {
     if (this.botsOnlyRunning || this.forPeople > 0) return;
-    const start = this.waiting.shift();
-    if (!start) return;
+    const first = this.waiting.shift();
+    if (!first) return;
     this.botsOnlyRunning = true;
-    start();
+    first.start();
   }
 }
