@@ -85,6 +85,13 @@ describe('refused commands: status, code, and nothing appended', () => {
     const res = await post(m, s.dealer, 'deal').set('If-Match', `"${s.version}"`).expect(200);
     expect(res.body.version).toBe(s.version + 1);
   });
+  it('If-Match: * asks for no version (RFC 9110): the command goes through at any version; a list of versions is 400', async () => {
+    const other = await createMatch(t.http);
+    const s = (await t.http().get(`/api/matches/${other.id}`).expect(200)).body;
+    await refused(other, () => t.http().post(`/api/matches/${other.id}/deal`).set(...bearer(other.seats[s.dealer].token)).set('If-Match', `"${s.version}", "${s.version + 1}"`), 400, 'VALIDATION_FAILED');
+    const res = await t.http().post(`/api/matches/${other.id}/deal`).set(...bearer(other.seats[s.dealer].token)).set('If-Match', ' * ').expect(200);
+    expect(res.body.version).toBeGreaterThan(s.version);
+  });
   it('malformed bodies → 400 VALIDATION_FAILED', async () => {
     const s = await state(m);
     const fh = s.forehand;

@@ -3175,7 +3175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3295,7 +3295,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3411,7 +3411,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3531,7 +3531,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3661,7 +3661,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. */
+                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;

@@ -101,8 +101,8 @@ export function ApiCommand(...problems: Problem[]): MethodDecorator {
     ApiHeader({
       name: 'If-Match',
       required: false,
-      description: 'Apply only if the match is still at this version, e.g. `"12"` (a GET\'s `ETag`); else 412.',
-      schema: { type: 'string', pattern: '^\\s*(W/)?"?[0-9]{1,9}"?\\s*$', example: '"12"' },
+      description: 'Apply only if the match is still at this version, e.g. `"12"` (a GET\'s `ETag`); else 412. `*` asks for no version (RFC 9110).',
+      schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"?[0-9]{1,9}"?)\\s*$', example: '"12"' },
     }),
     ApiHeader({
       name: 'Idempotency-Key',

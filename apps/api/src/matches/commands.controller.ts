@@ -131,7 +131,8 @@ export class CommandsController {
 function commandOptions(headers: Record<string, string | undefined>): CommandOptions {
   const options: { expectedVersion?: number; idempotencyKey?: string } = {};
   const ifMatch = headers['if-match'];
-  if (ifMatch !== undefined) {
+  // `*`: any version of a match that exists (RFC 9110 §13.1.1), the same as no If-Match here.
+  if (ifMatch !== undefined && ifMatch.trim() !== '*') {
     const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
     if (!m) throw invalidParameter('If-Match', 'If-Match must be a version in quotes, e.g. "12".');
     options.expectedVersion = Number(m[1]);
