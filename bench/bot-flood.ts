@@ -3,83 +3,52 @@
 //   npm run -s build && node dist/bench/bot-flood.js     (BENCH_FLOOD=40 BENCH_MOVES=40 to change;
 //   BENCH_API_MAIN=<another build's dist/apps/api/src/main.js> measures that build)
 // The api runs on the embedded database in memory, with the default BOT_THREADS (1).
-import { benchSettings, round, startServer } from './common';
-
-interface Legal {
-  action: 'deal' | 'cut' | 'chooseContract' | 'discard' | 'play';
-  cards?: string[];
-  contracts?: string[];
-  trumps?: string[];
-  count?: number;
-}
-interface View {
-  status: string;
-  legal: Legal | null;
-  hand: string[];
-}
+import { chooseAction, type BotView } from '@bismarck/bots';
+import { benchSettings, Connection, round, startServer, type Reply } from './common';
 
 const { num, setting } = benchSettings();
 const flood = num('FLOOD', 40);
 const moves = num('MOVES', 40);
 const main = setting('API_MAIN') ?? 'dist/apps/api/src/main.js';
 
-async function call<T>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** The person's move: the first legal one. */
-function move(view: View): [string, unknown] {
-  const legal = view.legal!;
-  switch (legal.action) {
-    case 'play':
-      return ['play', { card: legal.cards![0] }];
-    case 'deal':
-      return ['deal', undefined];
-    case 'cut':
-      return ['cut', { cut: 'bench' }];
-    case 'discard':
-      return ['discard', { cards: view.hand.slice(0, legal.count) }];
-    case 'chooseContract': {
-      const contract = legal.contracts![0];
-      return ['contract', contract === 'trump' ? { contract, trump: legal.trumps![0] } : { contract }];
-    }
-  }
+/** The answer's body, or the run stops with the request and its answer. */
+function ok<T>(reply: Reply, what: string): T {
+  if (reply.status >= 400) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body as T;
 }
 
 async function main_(): Promise<void> {
   const server = await startServer(main, { ...process.env, DATABASE_URL: '', BISMARCK_DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'warn' });
+  const api = new Connection(server.port);
+  const call = async <T>(method: string, path: string, token?: string, body?: unknown): Promise<T> => ok<T>(await api.request(method, path, token, body), `${method} ${path}`);
   try {
-    const base = `http://localhost:${server.port}`;
     const quick = { schedule: 'quick' };
     const strong = { bot: 'strong' };
     const flooding: string[] = [];
-    for (let i = 0; i < flood; i++) flooding.push((await call<{ id: string }>(base, 'POST', '/api/matches', { players: [strong, strong, strong], options: quick })).id);
-    const m = await call<{ id: string; seats: { token: string }[] }>(base, 'POST', '/api/matches', { players: ['Ann', strong, strong], options: quick });
+    for (let i = 0; i < flood; i++) flooding.push((await call<{ id: string }>('POST', '/api/matches', undefined, { players: [strong, strong, strong], options: quick })).id);
+    const m = await call<{ id: string; seats: { token: string }[] }>('POST', '/api/matches', undefined, { players: ['Ann', strong, strong], options: quick });
     const token = m.seats[0].token;
     const waits: number[] = [];
     let since = Date.now();
     const started = Date.now();
     while (waits.length < moves) {
-      const view = await call<View>(base, 'GET', `/api/matches/${m.id}/view`, undefined, token);
+      const view = await call<BotView & { status: string }>('GET', `/api/matches/${m.id}/view`, token);
       if (view.status === 'finished') break;
-      if (!view.legal) {
+      // The person plays as the greedy bot would: what is measured is the bots' answer.
+      const action = chooseAction(view, 'greedy');
+      if (!action) {
         await new Promise((resolve) => setTimeout(resolve, 5));
         continue;
       }
       waits.push(Date.now() - since);
-      const [route, body] = move(view);
-      await call(base, 'POST', `/api/matches/${m.id}/${route}`, body, token);
+      const reply = await api.request('POST', `/api/matches/${m.id}/${action.route}`, token, 'body' in action ? action.body : undefined);
+      // 409: a bot moved first (its dealer deals before the person on its right cuts): look again.
+      if (reply.status !== 409) ok(reply, action.route);
       since = Date.now();
     }
     const seconds = (Date.now() - started) / 1000;
     let floodFinished = 0;
-    for (const id of flooding) if ((await call<{ status: string }>(base, 'GET', `/api/matches/${id}`)).status === 'finished') floodFinished++;
+    for (const id of flooding) if ((await call<{ status: string }>('GET', `/api/matches/${id}`)).status === 'finished') floodFinished++;
     waits.shift(); // the first: the match's start, not a bot's answer
     waits.sort((a, b) => a - b);
     const at = (p: number) => waits[Math.min(waits.length - 1, Math.floor(waits.length * p))];
@@ -87,6 +56,7 @@ async function main_(): Promise<void> {
       JSON.stringify({ api: main, flood, moves: waits.length + 1, waitP50Ms: at(0.5), waitP90Ms: at(0.9), waitMaxMs: waits[waits.length - 1], floodFinished, seconds: round(seconds, 1) }),
     );
   } finally {
+    api.close();
     await server.stop();
   }
 }

@@ -5,7 +5,7 @@ import { clientAddress } from '../edge/caller';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { SeatGuard } from '../seats/seat.guard';
 import { AnalysisPendingDto, AnalysisQueryDto, DealAnalysisDto } from './analysis.dto';
-import { AnalysisService, type AnalysisAnswer } from './analysis.service';
+import { AnalysisService, tooManyFromAddress, type AnalysisAnswer } from './analysis.service';
 
 @ApiTags('analysis')
 @ApiExtraModels(AnalysisPendingDto)
@@ -37,7 +37,7 @@ export class AnalysisController {
     'UNAUTHORIZED',
     'FORBIDDEN',
     'DEAL_NOT_SCORED',
-    ['RATE_LIMITED', '4 deals asked for from this address are being analysed (at most 4 at once); ask for this one once they are done (retry after 4 s).'],
+    ['RATE_LIMITED', tooManyFromAddress(4, 4)],
     'ANALYSIS_BUSY',
   )
   async analysis(@Param('id') id: string, @Query() query: AnalysisQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AnalysisAnswer> {

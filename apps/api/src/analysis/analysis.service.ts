@@ -28,6 +28,10 @@ export type AnalysisAnswer = DoneAnalysis | PendingAnalysis;
 /** Seconds a client waits before asking again about a deal still being solved. */
 const RETRY_AFTER = 2;
 
+/** The `detail` of a refusal over ANALYSIS_PER_ADDRESS (also the OpenAPI document's example). */
+export const tooManyFromAddress = (asked: number, limit: number): string =>
+  `${asked} deals asked for from this address are being analysed (at most ${limit} at once); ask for this one once they are done (retry after ${RETRY_AFTER * 2} s).`;
+
 /**
  * The analysis of a scored deal: read from `deal_analyses` when it was computed before; otherwise
  * solved once by the worker pool (concurrent requests for one deal share one computation in this
@@ -89,11 +93,7 @@ export class AnalysisService implements OnApplicationShutdown {
       }
       const asked = this.byAddress.get(address) ?? 0;
       if (this.config.perAddress > 0 && asked >= this.config.perAddress) {
-        throw new ProblemException(
-          'RATE_LIMITED',
-          `${asked} deals asked for from this address are being analysed (at most ${this.config.perAddress} at once); ask for this one once they are done (retry after ${RETRY_AFTER * 2} s).`,
-          { retryAfter: RETRY_AFTER * 2 },
-        );
+        throw new ProblemException('RATE_LIMITED', tooManyFromAddress(asked, this.config.perAddress), { retryAfter: RETRY_AFTER * 2 });
       }
       this.byAddress.set(address, asked + 1);
       computing = this.compute(id, deal).finally(() => {

@@ -38,7 +38,7 @@ export class PeopleFirst {
     }
   }
 
-  /** Bot-only decisions waiting (for the metrics and the tests). */
+  /** Bot-only decisions waiting for their turn. */
   get queued(): number {
     return this.waiting.length;
   }
