@@ -25,7 +25,8 @@ export interface StreamOptions {
 
 /**
  * The events of a match, live: those after `after`, then each new one as it is appended, in version
- * order with no gap and no duplicate. Ends after MatchFinished (or when `signal` aborts).
+ * order with no gap and no duplicate. Ends after MatchFinished, or TableAbandoned for a lobby table
+ * closed unfilled (or when `signal` aborts).
  */
 export async function* streamMatchEvents(baseUrl: string, matchId: string, options: StreamOptions = {}): AsyncGenerator<MatchEvent> {
   const doFetch = options.fetch ?? fetch;
