@@ -66,6 +66,22 @@ describe('operations', () => {
     await t.http().get('/health').expect(200);
   });
 
+  it('/health documents both answers as they are sent: { status, database } and a problem+json 503 SERVICE_UNAVAILABLE', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    const responses = doc.paths['/health'].get.responses;
+    expect(responses['200'].content['application/json'].schema).toMatchObject({ required: ['status', 'database'] });
+    expect(responses['503'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/ProblemDto' });
+    const ping = jest.spyOn(t.app.get(EventStore), 'ping').mockRejectedValue(new Error('down'));
+    try {
+      const res = await t.http().get('/health').expect(503);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', detail: 'The database does not answer.' });
+      expect(Object.keys(responses['503'].content['application/problem+json'].examples)).toEqual([res.body.code]);
+    } finally {
+      ping.mockRestore();
+    }
+  });
+
   it('/metrics counts commands by type and outcome, with a latency histogram', async () => {
     const m = await createMatch(t.http);
     await playOneAction(t.http, m); // a deal, accepted

@@ -2742,19 +2742,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /** @example up */
-                        database?: string;
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @enum {string} */
+                        database: "up";
                     };
                 };
             };
-            /** @description The database does not answer, or the LISTEN connection is down (problem+json, code SERVICE_UNAVAILABLE). */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
         };
     };
