@@ -591,6 +591,11 @@ export interface components {
             errors?: components["schemas"]["FieldErrorDto"][];
             /** @description With `VERSION_NOT_FORKABLE`: the versions just before and after the one asked at which the match can be forked. */
             nearestForkable?: components["schemas"]["NearestForkableDto"];
+            /**
+             * @description With `VERSION_MISMATCH`: the version the match is at now (read the view again, then act on it).
+             * @example 13
+             */
+            currentVersion?: number;
         };
         BotSeatDto: {
             /**

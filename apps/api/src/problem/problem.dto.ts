@@ -50,4 +50,12 @@ export class ProblemDto {
     description: 'With `VERSION_NOT_FORKABLE`: the versions just before and after the one asked at which the match can be forked.',
   })
   readonly nearestForkable?: NearestForkableDto;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 13,
+    required: false,
+    description: 'With `VERSION_MISMATCH`: the version the match is at now (read the view again, then act on it).',
+  })
+  readonly currentVersion?: number;
 }
