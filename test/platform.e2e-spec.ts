@@ -41,6 +41,27 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes).toHaveProperty('seat');
   });
 
+  it('documents on every /api route the 503 DATABASE_UNAVAILABLE (with Retry-After) it answers while the database is away, and 413 on every POST', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (!path.startsWith('/api/')) continue;
+      for (const [method, op] of Object.entries(item)) {
+        operations++;
+        const unavailable = op.responses['503'];
+        expect({ path, method, examples: Object.keys(unavailable?.content?.['application/problem+json']?.examples ?? {}) }).toEqual({
+          path,
+          method,
+          examples: path.endsWith('/analysis') ? ['ANALYSIS_BUSY', 'DATABASE_UNAVAILABLE'] : ['DATABASE_UNAVAILABLE'],
+        });
+        expect(unavailable.headers).toHaveProperty('Retry-After');
+        if (method === 'post') expect(Object.keys(op.responses['413'].content['application/problem+json'].examples)).toEqual(['PAYLOAD_TOO_LARGE']);
+      }
+    }
+    expect(operations).toBeGreaterThan(15);
+    expect(doc.components.schemas.ProblemDto.properties.retryAfter.description).toMatch(/DATABASE_UNAVAILABLE/);
+  });
+
   it('has Swagger UI at /docs', async () => {
     const res = await t.http().get('/docs/').expect(200);
     expect(res.text).toContain('swagger-ui');

@@ -571,7 +571,7 @@ export interface components {
              */
             instance?: string;
             /**
-             * @description With `RATE_LIMITED`: seconds to wait (also in `Retry-After`).
+             * @description With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).
              * @example 12
              */
             retryAfter?: number;
@@ -2815,6 +2815,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     createMatch: {
@@ -2847,6 +2858,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -2867,6 +2887,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +2979,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     getSeatView: {
@@ -3017,6 +3059,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3098,6 +3151,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     listEvents: {
@@ -3170,6 +3234,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3261,6 +3336,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3290,6 +3374,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3377,6 +3472,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3406,6 +3510,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,6 +3612,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3526,6 +3650,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3627,6 +3762,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3656,6 +3800,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3752,6 +3907,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3781,6 +3945,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3882,6 +4057,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     joinSeat: {
@@ -3937,6 +4123,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3957,6 +4152,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4018,6 +4224,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -4038,6 +4253,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,6 +4325,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -4119,6 +4354,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4201,6 +4447,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     audit: {
@@ -4271,6 +4528,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,6 +4627,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     forkMatch: {
@@ -4429,6 +4708,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -4458,6 +4746,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4532,6 +4831,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4635,9 +4945,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `ANALYSIS_BUSY`. */
+            /** @description Problem details; `code` is one of `ANALYSIS_BUSY`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
