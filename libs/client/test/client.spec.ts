@@ -1,4 +1,4 @@
-import { createBismarckClient } from '@bismarck/client';
+import { createBismarckClient, streamMatchEvents } from '@bismarck/client';
 
 // The typed client against a stubbed fetch: what each kind of answer gives a caller.
 function clientAnswering(body: string, init: ResponseInit) {
@@ -35,5 +35,33 @@ describe('createBismarckClient', () => {
     const missing = clientAnswering(JSON.stringify(problem), { status: 404, headers: { 'content-type': 'application/problem+json' } });
     const result = await missing.api.GET('/api/matches/{id}/notation', { params: { path: { id: 'm' } } });
     expect(result.error).toEqual(problem);
+  });
+});
+
+describe('streamMatchEvents', () => {
+  const event = { version: 1, type: 'MatchFinished', at: '2026-01-01T12:00:00.000Z', data: { totals: [0, 0, 0], winners: [0] } };
+  const finished = `retry: 2000\n\nid: 1\ndata: ${JSON.stringify(event)}\n\nevent: end\ndata: {"version":1,"status":"finished"}\n\n`;
+
+  it('reconnects after a 429 TOO_MANY_STREAMS no sooner than its Retry-After says', async () => {
+    const at: number[] = [];
+    const fetch = async (): Promise<Response> => {
+      at.push(Date.now());
+      if (at.length === 1) {
+        const problem = { type: 't', title: 'x', status: 429, detail: 'close one first', code: 'TOO_MANY_STREAMS', retryAfter: 1 };
+        return new Response(JSON.stringify(problem), { status: 429, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
+      }
+      return new Response(finished, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const seen = [];
+    for await (const e of streamMatchEvents('http://bismarck.test', 'm', { fetch: fetch as typeof globalThis.fetch, retryMs: 10 })) seen.push(e.type);
+    expect(seen).toEqual(['MatchFinished']);
+    expect(at).toHaveLength(2);
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(950);
+  });
+
+  it('throws a 4xx other than 429 at once, with its status and body', async () => {
+    const fetch = async (): Promise<Response> => new Response('{"code":"MATCH_NOT_FOUND"}', { status: 404 });
+    const stream = streamMatchEvents('http://bismarck.test', 'm', { fetch: fetch as typeof globalThis.fetch });
+    await expect(stream.next()).rejects.toMatchObject({ status: 404, body: '{"code":"MATCH_NOT_FOUND"}', retryAfterMs: undefined });
   });
 });
