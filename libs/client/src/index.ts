@@ -54,8 +54,8 @@ const plainTextAsString: Middleware = {
 /** Throws the problem+json of a failed call; returns the data of a successful one. */
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.error !== undefined || result.data === undefined) {
-    const problem = result.error as Partial<Problem> | undefined;
-    throw new ApiError(result.response.status, problem?.code ?? 'UNKNOWN', problem?.detail ?? result.response.statusText);
+    const problem = typeof result.error === 'object' && result.error !== null ? (result.error as Partial<Problem>) : undefined;
+    throw new ApiError(result.response.status, problem?.code ?? 'UNKNOWN', problem?.detail ?? result.response.statusText, problem);
   }
   return result.data;
 }
@@ -65,6 +65,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
+    /** The whole problem+json body, when there was one: `errors`, `retryAfter`, `currentVersion`, … */
+    readonly problem?: Partial<Problem>,
   ) {
     super(`${status} ${code}: ${detail}`);
   }

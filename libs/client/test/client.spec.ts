@@ -1,4 +1,4 @@
-import { createBismarckClient, streamMatchEvents } from '@bismarck/client';
+import { ApiError, createBismarckClient, streamMatchEvents, unwrap } from '@bismarck/client';
 
 // The typed client against a stubbed fetch: what each kind of answer gives a caller.
 function clientAnswering(body: string, init: ResponseInit) {
@@ -35,6 +35,23 @@ describe('createBismarckClient', () => {
     const missing = clientAnswering(JSON.stringify(problem), { status: 404, headers: { 'content-type': 'application/problem+json' } });
     const result = await missing.api.GET('/api/matches/{id}/notation', { params: { path: { id: 'm' } } });
     expect(result.error).toEqual(problem);
+  });
+});
+
+describe('unwrap', () => {
+  it('throws an ApiError that keeps the whole problem (a 412 its currentVersion)', async () => {
+    const problem = { type: 't', title: 'x', status: 412, detail: 'The match is at version 13, not 12.', code: 'VERSION_MISMATCH', currentVersion: 13 };
+    const { api } = clientAnswering(JSON.stringify(problem), { status: 412, headers: { 'content-type': 'application/problem+json' } });
+    const error = await api.POST('/api/matches/{id}/deal', { params: { path: { id: 'm' }, header: { 'If-Match': '"12"' } } }).then(unwrap).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 412, code: 'VERSION_MISMATCH', detail: problem.detail, problem });
+    expect((error as ApiError).problem?.currentVersion).toBe(13);
+  });
+
+  it('has no problem for an answer that is not problem+json', async () => {
+    const { api } = clientAnswering('Bad Gateway', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/plain' } });
+    const error = await api.GET('/health').then(unwrap).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, code: 'UNKNOWN', detail: 'Bad Gateway', problem: undefined });
   });
 });
 
