@@ -62,6 +62,17 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas.ProblemDto.properties.retryAfter.description).toMatch(/DATABASE_UNAVAILABLE/);
   });
 
+  it('states the security each route has: the lobby routes read no seat token (one sent is not looked at), the other match routes an optional one', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    for (const path of ['/api/matches/{id}/seats/{seat}/join', '/api/matches/{id}/seats/{seat}/bot']) expect({ path, security: doc.paths[path].post.security }).toEqual({ path, security: [{}] });
+    for (const path of ['/api/matches/{id}', '/api/matches/{id}/events', '/api/matches/{id}/notation']) expect(doc.paths[path].get.security).toEqual([{}, { seat: [] }]);
+    expect(doc.paths['/api/matches/{id}/fork'].post.security).toEqual([{}, { seat: [] }]);
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    await t.http().post(`/api/matches/${table.id}/seats/1/join`).set('Authorization', 'Bearer bsk_unknown').send({ name: 'Guest' }).expect(201);
+    await t.http().post(`/api/matches/${table.id}/seats/2/bot`).set('Authorization', 'Bearer bsk_unknown').send({ bot: 'greedy' }).expect(201);
+    expect((await t.http().get(`/api/matches/${table.id}`).set('Authorization', 'Bearer bsk_unknown')).status).toBe(401);
+  });
+
   it('has Swagger UI at /docs', async () => {
     const res = await t.http().get('/docs/').expect(200);
     expect(res.text).toContain('swagger-ui');

@@ -11,7 +11,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
  *   the 503 `DATABASE_UNAVAILABLE` one with `Retry-After`, and the refusals of a malformed request
  *   (400 `VALIDATION_FAILED`; 415 and 413 `PAYLOAD_TOO_LARGE` for a POST);
  * - every operation states its security: a seat token where one is required (already there), an
- *   optional seat token on the match routes (a spectator without one), none elsewhere;
+ *   optional seat token on the match routes that read one (a spectator without one), none elsewhere
+ *   (the lobby's join and bot routes: a token sent there is not looked at);
  * - a nullable union of objects gets `type: object` beside `nullable` (OpenAPI 3.0);
  * - every JSON request body has an example (built from its schema's property examples if it has none);
  * - the schemas declared with ApiOneOf get their `oneOf` and `discriminator` (Nest writes none for a class);
@@ -37,7 +38,8 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       if (path.startsWith('/api/')) addRateLimited(op);
       if (path.startsWith('/api/')) addDatabaseUnavailable(op);
       if (path.startsWith('/api/') || (op.parameters ?? []).length > 0) addMalformed(op, method);
-      op.security ??= path.startsWith('/api/matches/{id}') ? [{}, { seat: [] }] : [{}];
+      // A match route that reads a seat token refuses an unknown one (401); the lobby's join and bot routes read none.
+      op.security ??= path.startsWith('/api/matches/{id}') && op.responses?.['401'] ? [{}, { seat: [] }] : [{}];
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
         if (media.example === undefined && media.examples === undefined) {
           const example = exampleOf(media.schema, schemas);
