@@ -31,7 +31,10 @@ function staleness() {
   return newer ? `${path.relative(ROOT, newer)} changed since the last build` : null;
 }
 
-/** The first source file under `file` modified after `time` (tests and dotfiles do not count). */
+/**
+ * The first source file under `file` modified after `time` (tests, dotfiles and build output do not
+ * count: `npm run client:pack` writes libs/client/dist, which the build neither reads nor writes).
+ */
 function newerThan(file, time) {
   let stat;
   try {
@@ -43,6 +46,7 @@ function newerThan(file, time) {
   for (const entry of fs.readdirSync(file, { withFileTypes: true })) {
     const name = entry.name;
     if (name.startsWith('.') || name === 'node_modules' || name === 'test' || /\.(e2e-)?spec\.ts$/.test(name)) continue;
+    if (name === 'dist' && entry.isDirectory()) continue;
     const found = newerThan(path.join(file, name), time);
     if (found) return found;
   }

@@ -21,13 +21,14 @@ async function advanceTo(m: CreatedMatch, phase: string): Promise<any> {
 }
 
 /** Sends a command, expects a problem with this status and code, and checks that nothing was appended. */
-async function refused(m: CreatedMatch, send: () => PromiseLike<any>, status: number, code: string): Promise<void> {
+async function refused(m: CreatedMatch, send: () => PromiseLike<any>, status: number, code: string): Promise<{ body: any }> {
   const before = (await state(m)).version;
   const res = await send();
   expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(res.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) });
   expect((await state(m)).version).toBe(before);
+  return res;
 }
 
 describe('refused commands: status, code, and nothing appended', () => {
@@ -81,7 +82,12 @@ describe('refused commands: status, code, and nothing appended', () => {
   });
   it('stale If-Match → 412 VERSION_MISMATCH with the current version; a fresh one is applied', async () => {
     const s = await state(m);
-    await refused(m, () => post(m, s.dealer, 'deal').set('If-Match', `"${s.version - 1}"`), 412, 'VERSION_MISMATCH');
+    const stale = await refused(m, () => post(m, s.dealer, 'deal').set('If-Match', `"${s.version - 1}"`), 412, 'VERSION_MISMATCH');
+    expect(stale.body.currentVersion).toBe(s.version);
+    // The document names that member, so the typed client's problem type has it.
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    expect(doc.components.schemas.ProblemDto.properties.currentVersion).toMatchObject({ type: 'integer' });
+    expect(doc.paths['/api/matches/{id}/deal'].post.responses['412'].content['application/problem+json'].examples.VERSION_MISMATCH.value).toMatchObject({ currentVersion: 13 });
     const res = await post(m, s.dealer, 'deal').set('If-Match', `"${s.version}"`).expect(200);
     expect(res.body.version).toBe(s.version + 1);
   });

@@ -72,6 +72,13 @@ describe('bin/bismarck.js', () => {
     expect((await launch()).err).toBe('');
     expect(builds()).toBe(1);
 
+    // Build output under libs/ (libs/client/dist, written by `npm run client:pack`) is no source either.
+    mkdirSync(join(root, 'libs', 'client', 'dist'), { recursive: true });
+    writeFileSync(join(root, 'libs', 'client', 'dist', 'index.d.ts'), '// packed');
+    edit('libs/client/dist/index.d.ts');
+    expect((await launch()).err).toBe('');
+    expect(builds()).toBe(1);
+
     edit('apps/cli/src/main.ts');
     const run = await launch('bot');
     expect(run).toMatchObject({ code: 0, out: 'ran bot\n' });

@@ -1,6 +1,8 @@
+import { parseSse, streamMatchEvents } from '@bismarck/client';
 import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
 import { rebuildDifferences, useTestApp } from './support/app';
 import { createMatch } from './support/player';
+import { collect, listenLocal } from './support/server';
 
 // Lobby tables nobody joins leave the waiting list: after LOBBY_TTL_MS without a change the sweeper
 // appends TableAbandoned. Here the TTL is 4 s and the test runs the sweep itself. The TTL is wall-clock
@@ -42,5 +44,26 @@ describe('lobby tables nobody fills', () => {
     // A second sweep finds nothing more; the projections equal a rebuild.
     expect(await t.app.get(LobbySweeper).sweep()).toBe(0);
     for (const d of await rebuildDifferences(t.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+  }, 60_000);
+
+  it('end their live streams: `event: end` with status abandoned after TableAbandoned, then 204 (nothing more will come)', async () => {
+    const base = await listenLocal(t.app);
+    const idle = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    // Open while the table waits: the host's client (the typed client's iterator) and a spectator's raw stream.
+    const host = collect(streamMatchEvents(base, idle.id, { token: idle.seats[0].token, reconnect: false }));
+    const raw = await fetch(`${base}/api/matches/${idle.id}/events/stream`);
+    expect(raw.status).toBe(200);
+    const messages = collect(parseSse(raw.body!));
+    await new Promise((r) => setTimeout(r, 4200));
+    expect(await t.app.get(LobbySweeper).sweep()).toBeGreaterThanOrEqual(1);
+
+    expect((await host).map((e) => e.type)).toEqual(['MatchCreated', 'TableAbandoned']);
+    const seen = await messages;
+    expect(seen.at(-1)).toEqual({ id: '2', event: 'end', data: JSON.stringify({ version: 2, status: 'abandoned' }) });
+    // Read from the log (a stream opened after it): the same end.
+    const late = await fetch(`${base}/api/matches/${idle.id}/events/stream?after=1`);
+    expect((await collect(parseSse(late.body!))).map((m) => m.event)).toEqual(['message', 'end']);
+    const again = await fetch(`${base}/api/matches/${idle.id}/events/stream`, { headers: { 'last-event-id': '2' } });
+    expect(again.status).toBe(204);
   }, 60_000);
 });

@@ -41,6 +41,38 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes).toHaveProperty('seat');
   });
 
+  it('documents on every /api route the 503 DATABASE_UNAVAILABLE (with Retry-After) it answers while the database is away, and 413 on every POST', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (!path.startsWith('/api/')) continue;
+      for (const [method, op] of Object.entries(item)) {
+        operations++;
+        const unavailable = op.responses['503'];
+        expect({ path, method, examples: Object.keys(unavailable?.content?.['application/problem+json']?.examples ?? {}) }).toEqual({
+          path,
+          method,
+          examples: path.endsWith('/analysis') ? ['ANALYSIS_BUSY', 'DATABASE_UNAVAILABLE'] : ['DATABASE_UNAVAILABLE'],
+        });
+        expect(unavailable.headers).toHaveProperty('Retry-After');
+        if (method === 'post') expect(Object.keys(op.responses['413'].content['application/problem+json'].examples)).toEqual(['PAYLOAD_TOO_LARGE']);
+      }
+    }
+    expect(operations).toBeGreaterThan(15);
+    expect(doc.components.schemas.ProblemDto.properties.retryAfter.description).toMatch(/DATABASE_UNAVAILABLE/);
+  });
+
+  it('states the security each route has: the lobby routes read no seat token (one sent is not looked at), the other match routes an optional one', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    for (const path of ['/api/matches/{id}/seats/{seat}/join', '/api/matches/{id}/seats/{seat}/bot']) expect({ path, security: doc.paths[path].post.security }).toEqual({ path, security: [{}] });
+    for (const path of ['/api/matches/{id}', '/api/matches/{id}/events', '/api/matches/{id}/notation']) expect(doc.paths[path].get.security).toEqual([{}, { seat: [] }]);
+    expect(doc.paths['/api/matches/{id}/fork'].post.security).toEqual([{}, { seat: [] }]);
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    await t.http().post(`/api/matches/${table.id}/seats/1/join`).set('Authorization', 'Bearer bsk_unknown').send({ name: 'Guest' }).expect(201);
+    await t.http().post(`/api/matches/${table.id}/seats/2/bot`).set('Authorization', 'Bearer bsk_unknown').send({ bot: 'greedy' }).expect(201);
+    expect((await t.http().get(`/api/matches/${table.id}`).set('Authorization', 'Bearer bsk_unknown')).status).toBe(401);
+  });
+
   it('has Swagger UI at /docs', async () => {
     const res = await t.http().get('/docs/').expect(200);
     expect(res.text).toContain('swagger-ui');
@@ -64,6 +96,22 @@ describe('operations', () => {
       down.mockRestore();
     }
     await t.http().get('/health').expect(200);
+  });
+
+  it('/health documents both answers as they are sent: { status, database } and a problem+json 503 SERVICE_UNAVAILABLE', async () => {
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
+    const responses = doc.paths['/health'].get.responses;
+    expect(responses['200'].content['application/json'].schema).toMatchObject({ required: ['status', 'database'] });
+    expect(responses['503'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/ProblemDto' });
+    const ping = jest.spyOn(t.app.get(EventStore), 'ping').mockRejectedValue(new Error('down'));
+    try {
+      const res = await t.http().get('/health').expect(503);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', detail: 'The database does not answer.' });
+      expect(Object.keys(responses['503'].content['application/problem+json'].examples)).toEqual([res.body.code]);
+    } finally {
+      ping.mockRestore();
+    }
   });
 
   it('/metrics counts commands by type and outcome, with a latency histogram', async () => {

@@ -18,14 +18,15 @@ export interface StreamOptions {
   readonly signal?: AbortSignal;
   /** Reconnect after a dropped connection, resuming after the last version seen (default true). */
   readonly reconnect?: boolean;
-  /** Wait before reconnecting (default 500 ms). */
+  /** Wait before reconnecting (default 500 ms; after a 429 or 503, the answer's `Retry-After` when it is longer). */
   readonly retryMs?: number;
   readonly fetch?: typeof fetch;
 }
 
 /**
  * The events of a match, live: those after `after`, then each new one as it is appended, in version
- * order with no gap and no duplicate. Ends after MatchFinished (or when `signal` aborts).
+ * order with no gap and no duplicate. Ends after MatchFinished, or TableAbandoned for a lobby table
+ * closed unfilled (or when `signal` aborts).
  */
 export async function* streamMatchEvents(baseUrl: string, matchId: string, options: StreamOptions = {}): AsyncGenerator<MatchEvent> {
   const doFetch = options.fetch ?? fetch;
@@ -34,6 +35,7 @@ export async function* streamMatchEvents(baseUrl: string, matchId: string, optio
     const headers: Record<string, string> = { accept: 'text/event-stream', 'last-event-id': String(last) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let ended = false;
+    let waitMs = options.retryMs ?? 500;
     try {
       const res = await doFetch(`${baseUrl.replace(/\/$/, '')}/api/matches/${encodeURIComponent(matchId)}/events/stream`, {
         headers,
@@ -42,7 +44,7 @@ export async function* streamMatchEvents(baseUrl: string, matchId: string, optio
       if (res.status === 204) return;
       if (!res.ok || !res.body) {
         const problem = await res.text().catch(() => '');
-        throw new StreamError(res.status, problem);
+        throw new StreamError(res.status, problem, retryAfterMs(res.headers.get('retry-after')));
       }
       for await (const message of parseSse(res.body)) {
         if (message.event === 'end') {
@@ -58,17 +60,27 @@ export async function* streamMatchEvents(baseUrl: string, matchId: string, optio
     } catch (err) {
       if (err instanceof StreamError && err.status < 500 && err.status !== 429) throw err;
       if (options.signal?.aborted || options.reconnect === false) throw err;
+      // Too many streams, rate limited, the database away: not before the server says.
+      if (err instanceof StreamError && err.retryAfterMs !== undefined) waitMs = Math.max(waitMs, err.retryAfterMs);
     }
     if (ended) return;
     if (options.signal?.aborted || options.reconnect === false) return;
-    await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500));
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
+}
+
+/** `Retry-After` in seconds (the service sends no date form), as milliseconds; at most a minute. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null || !/^\s*\d+\s*$/.test(header)) return undefined;
+  return Math.min(Number(header), 60) * 1000;
 }
 
 export class StreamError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
+    /** The answer's `Retry-After`, in milliseconds (429, 503). */
+    readonly retryAfterMs?: number,
   ) {
     super(`event stream answered ${status}: ${body.slice(0, 200)}`);
   }

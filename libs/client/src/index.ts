@@ -2,7 +2,7 @@
 //   const api = createBismarckClient('http://localhost:3000', { token });
 //   const { data, error } = await api.GET('/api/matches/{id}/view', { params: { path: { id } } });
 //   for await (const event of streamMatchEvents('http://localhost:3000', id, { token })) …
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
 export type { paths, components, operations } from './schema';
@@ -25,18 +25,37 @@ export interface BismarckClientOptions extends Omit<ClientOptions, 'baseUrl'> {
 /** A typed client: `GET`, `POST`, … take the OpenAPI paths and check params, bodies and answers. */
 export function createBismarckClient(baseUrl: string, options: BismarckClientOptions = {}): BismarckClient {
   const { token, headers, ...rest } = options;
-  return createClient<paths>({
+  const client = createClient<paths>({
     baseUrl: baseUrl.replace(/\/$/, ''),
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string> | undefined) },
     ...rest,
   });
+  client.use(plainTextAsString);
+  return client;
 }
+
+/**
+ * The document types a `text/plain` answer (`GET …/notation`, `GET /metrics`) as a string, but
+ * openapi-fetch parses every answer as JSON unless told `parseAs: 'text'`, and would throw a
+ * SyntaxError on it. Such an answer, when the caller left `parseAs` as JSON, becomes that string.
+ */
+const plainTextAsString: Middleware = {
+  async onResponse({ response, options }) {
+    if (options.parseAs !== 'json' || !response.ok || response.status === 204) return undefined;
+    if (!/^text\/plain\b/i.test(response.headers.get('content-type') ?? '')) return undefined;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    const asJson = new Response(JSON.stringify(await response.text()), { status: response.status, statusText: response.statusText, headers });
+    Object.defineProperty(asJson, 'url', { value: response.url });
+    return asJson;
+  },
+};
 
 /** Throws the problem+json of a failed call; returns the data of a successful one. */
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.error !== undefined || result.data === undefined) {
-    const problem = result.error as Partial<Problem> | undefined;
-    throw new ApiError(result.response.status, problem?.code ?? 'UNKNOWN', problem?.detail ?? result.response.statusText);
+    const problem = typeof result.error === 'object' && result.error !== null ? (result.error as Partial<Problem>) : undefined;
+    throw new ApiError(result.response.status, problem?.code ?? 'UNKNOWN', problem?.detail ?? result.response.statusText, problem);
   }
   return result.data;
 }
@@ -46,6 +65,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
+    /** The whole problem+json body, when there was one: `errors`, `retryAfter`, `currentVersion`, … */
+    readonly problem?: Partial<Problem>,
   ) {
     super(`${status} ${code}: ${detail}`);
   }

@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * The event log as Server-Sent Events, live
-         * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` the server sends `event: end` and closes; reconnecting to a finished match at its last version answers 204, which tells an EventSource to stop.
+         * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` (or `TableAbandoned`, a lobby table closed unfilled) the server sends `event: end` and closes; reconnecting to such a match at its last version answers 204, which tells an EventSource to stop.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -571,7 +571,7 @@ export interface components {
              */
             instance?: string;
             /**
-             * @description With `RATE_LIMITED`: seconds to wait (also in `Retry-After`).
+             * @description With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).
              * @example 12
              */
             retryAfter?: number;
@@ -591,6 +591,11 @@ export interface components {
             errors?: components["schemas"]["FieldErrorDto"][];
             /** @description With `VERSION_NOT_FORKABLE`: the versions just before and after the one asked at which the match can be forked. */
             nearestForkable?: components["schemas"]["NearestForkableDto"];
+            /**
+             * @description With `VERSION_MISMATCH`: the version the match is at now (read the view again, then act on it).
+             * @example 13
+             */
+            currentVersion?: number;
         };
         BotSeatDto: {
             /**
@@ -2742,19 +2747,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /** @example up */
-                        database?: string;
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @enum {string} */
+                        database: "up";
                     };
                 };
             };
-            /** @description The database does not answer, or the LISTEN connection is down (problem+json, code SERVICE_UNAVAILABLE). */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
         };
     };
@@ -2808,6 +2815,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     createMatch: {
@@ -2840,6 +2858,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -2860,6 +2887,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,6 +2979,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     getSeatView: {
@@ -3010,6 +3059,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,6 +3151,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     listEvents: {
@@ -3163,6 +3234,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3254,6 +3336,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3283,6 +3374,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,6 +3472,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3399,6 +3510,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3612,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3519,6 +3650,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +3762,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3649,6 +3800,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,6 +3907,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3774,6 +3945,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,7 +3999,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The match is finished and the caller has every event. */
+            /** @description The match is finished (or its lobby table abandoned) and the caller has every event. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3869,6 +4051,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3930,6 +4123,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -3950,6 +4152,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +4224,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -4031,6 +4253,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4092,6 +4325,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -4112,6 +4354,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4194,6 +4447,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     audit: {
@@ -4264,6 +4528,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,6 +4627,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     forkMatch: {
@@ -4422,6 +4708,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
             415: {
                 headers: {
@@ -4451,6 +4746,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4525,6 +4831,17 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4628,9 +4945,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `ANALYSIS_BUSY`. */
+            /** @description Problem details; `code` is one of `ANALYSIS_BUSY`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

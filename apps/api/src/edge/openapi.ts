@@ -8,9 +8,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 /**
  * Completes the generated document for client developers and linters, in one place:
  * - every /api operation documents the 429 `RATE_LIMITED` answer with `Retry-After` and `RateLimit`,
- *   and the refusals of a malformed request (400 `VALIDATION_FAILED`; 415 for a POST);
+ *   the 503 `DATABASE_UNAVAILABLE` one with `Retry-After`, and the refusals of a malformed request
+ *   (400 `VALIDATION_FAILED`; 415 and 413 `PAYLOAD_TOO_LARGE` for a POST);
  * - every operation states its security: a seat token where one is required (already there), an
- *   optional seat token on the match routes (a spectator without one), none elsewhere;
+ *   optional seat token on the match routes that read one (a spectator without one), none elsewhere
+ *   (the lobby's join and bot routes: a token sent there is not looked at);
  * - a nullable union of objects gets `type: object` beside `nullable` (OpenAPI 3.0);
  * - every JSON request body has an example (built from its schema's property examples if it has none);
  * - the schemas declared with ApiOneOf get their `oneOf` and `discriminator` (Nest writes none for a class);
@@ -34,8 +36,10 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       const op = (item as Json)[method] as Json | undefined;
       if (!op) continue;
       if (path.startsWith('/api/')) addRateLimited(op);
+      if (path.startsWith('/api/')) addDatabaseUnavailable(op);
       if (path.startsWith('/api/') || (op.parameters ?? []).length > 0) addMalformed(op, method);
-      op.security ??= path.startsWith('/api/matches/{id}') ? [{}, { seat: [] }] : [{}];
+      // A match route that reads a seat token refuses an unknown one (401); the lobby's join and bot routes read none.
+      op.security ??= path.startsWith('/api/matches/{id}') && op.responses?.['401'] ? [{}, { seat: [] }] : [{}];
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
         if (media.example === undefined && media.examples === undefined) {
           const example = exampleOf(media.schema, schemas);
@@ -95,6 +99,32 @@ function addMalformed(op: Json, method: string): void {
     };
   }
   if (method === 'post' && !op.responses['415']) op.responses['415'] = unsupportedMediaTypeResponse();
+  // BODY_LIMIT is checked from Content-Length before any route, a body-less one's too.
+  if (method === 'post' && !op.responses['413']) op.responses['413'] = problemResponse({ PAYLOAD_TOO_LARGE: { value: problemExample('PAYLOAD_TOO_LARGE') } }, '');
+}
+
+/** A problem+json answer with these examples, described by their codes. */
+function problemResponse(examples: Json, more: string, headers?: Json): Json {
+  const codes = Object.keys(examples);
+  return {
+    description: `Problem details; \`code\` is ${codes.length > 1 ? 'one of ' : ''}${codes.map((c) => `\`${c}\``).join(', ')}.${more}`,
+    ...(headers ? { headers } : {}),
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' }, examples } },
+  };
+}
+
+/**
+ * Every /api route reads or writes the database: while it is away the answer is 503 DATABASE_UNAVAILABLE
+ * with `Retry-After` (send it again; a command with the same Idempotency-Key). A route's own 503
+ * (ANALYSIS_BUSY) keeps its codes beside it.
+ */
+function addDatabaseUnavailable(op: Json): void {
+  op.responses ??= {};
+  const own = op.responses['503'] as Json | undefined;
+  const examples = { ...own?.content?.['application/problem+json']?.examples, DATABASE_UNAVAILABLE: { value: problemExample('DATABASE_UNAVAILABLE') } };
+  op.responses['503'] = problemResponse(examples, ' Send it again after `Retry-After` seconds.', {
+    'Retry-After': { description: 'Seconds to wait before sending again.', schema: { type: 'integer', example: 2 } },
+  });
 }
 
 /** Every /api route may answer 429 RATE_LIMITED; a route's own 429 (TOO_MANY_STREAMS) keeps its codes beside it. */

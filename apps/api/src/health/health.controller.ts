@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EventStore } from '@bismarck/event-store';
+import { ApiProblems } from '../matches/api-docs';
 import { ProblemException } from '../problem/problem';
 
 @ApiTags('operations')
@@ -14,10 +15,16 @@ export class HealthController {
     summary: 'Readiness: the database answers and, on a real server, this instance hears the others\' appends (LISTEN)',
     description: 'For load balancers and orchestrators: 200 when this instance can serve, 503 (problem+json) when it cannot.',
   })
-  @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'up' } } } })
-  @ApiServiceUnavailableResponse({
-    description: 'The database does not answer, or the LISTEN connection is down (problem+json, code SERVICE_UNAVAILABLE).',
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'database'],
+      properties: { status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } },
+    },
   })
+  // The database does not answer, or the LISTEN connection is down.
+  @ApiProblems('SERVICE_UNAVAILABLE')
   async check(): Promise<{ status: 'ok'; database: 'up' }> {
     try {
       await this.store.ping();

@@ -28,8 +28,8 @@ export class LiveController {
       'no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. ' +
       'Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with ' +
       'no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` ' +
-      'the server sends `event: end` and closes; reconnecting to a finished match at its last version answers 204, ' +
-      'which tells an EventSource to stop.',
+      '(or `TableAbandoned`, a lobby table closed unfilled) the server sends `event: end` and closes; reconnecting to such ' +
+      'a match at its last version answers 204, which tells an EventSource to stop.',
   })
   @ApiMatchId()
   @ApiProduces('text/event-stream')
@@ -38,7 +38,7 @@ export class LiveController {
     description: 'An event stream (text/event-stream).',
     content: { 'text/event-stream': { schema: { type: 'string' }, example: SSE_EXAMPLE } },
   })
-  @ApiResponse({ status: 204, description: 'The match is finished and the caller has every event.' })
+  @ApiResponse({ status: 204, description: 'The match is finished (or its lobby table abandoned) and the caller has every event.' })
   @ApiProblems(['VALIDATION_FAILED', 'Last-Event-ID must be an event version.'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'TOO_MANY_STREAMS')
   async stream(
     @Param('id') id: string,

@@ -52,8 +52,9 @@ const DETAILS: Record<ProblemCode, string> = {
   ANALYSIS_BUSY: 'Too many deals wait for their analysis on this server; retry after 5 s.',
 };
 
-/** The extension members a code is thrown with that ProblemDto documents (VERSION_MISMATCH's `currentVersion` it does not). */
+/** The extension members a code is thrown with (each one a property of ProblemDto). */
 const EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> = {
+  VERSION_MISMATCH: { currentVersion: 13 },
   RATE_LIMITED: { retryAfter: 12 },
   TOO_MANY_STREAMS: { retryAfter: 5 },
   DATABASE_UNAVAILABLE: { retryAfter: 2 },

@@ -30,7 +30,7 @@ export class ProblemDto {
   @ApiProperty({ example: 'Seat 2 is to play, not seat 0.' }) readonly detail!: string;
   @ApiProperty({ enum: Object.keys(PROBLEM_STATUS), example: 'NOT_YOUR_TURN' }) readonly code!: string;
   @ApiProperty({ example: '/api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play', required: false }) readonly instance?: string;
-  @ApiProperty({ example: 12, required: false, description: 'With `RATE_LIMITED`: seconds to wait (also in `Retry-After`).' })
+  @ApiProperty({ example: 12, required: false, description: 'With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).' })
   readonly retryAfter?: number;
   @ApiProperty({
     type: [FieldErrorDto],
@@ -50,4 +50,12 @@ export class ProblemDto {
     description: 'With `VERSION_NOT_FORKABLE`: the versions just before and after the one asked at which the match can be forked.',
   })
   readonly nearestForkable?: NearestForkableDto;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 13,
+    required: false,
+    description: 'With `VERSION_MISMATCH`: the version the match is at now (read the view again, then act on it).',
+  })
+  readonly currentVersion?: number;
 }
