@@ -209,7 +209,7 @@ describe('the bad-input campaign', () => {
           fc.record({ players: fc.constant(['a', 'b', 'c']), options: fc.record({ schedule: value, scoring: value, mustTrump: value, jokers: value }, { requiredKeys: [] }) }),
           fc.record({
             players: fc.constant(['a', 'b', 'c']),
-            seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer(), fc.constantFrom('x\u0000', '\uD83D', 'a\uDC00')),
+            seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer(), fc.constantFrom('x\u0000', '\uD83D', 'a\uDC00', null)),
           }),
           fc.record({ players: fc.constant(['a', 'b', 'c\u0000']) }),
           value,
@@ -279,6 +279,19 @@ describe('input that only the database used to refuse', () => {
   ])('creating a match with %s: 400 VALIDATION_FAILED', async (_name, body) => {
     const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(JSON.stringify(body)).expect(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  // `null` is not a left-out seed: it once passed @IsOptional and reached the first dealer's HMAC (500).
+  it.each([
+    ['three names', ['a', 'b', 'c']],
+    ['an open seat', ['a', null, null]],
+  ])('a null seed with %s: 400 VALIDATION_FAILED at /seed, nothing created', async (_name, players) => {
+    const [{ n: before }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(JSON.stringify({ players, seed: null }));
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(res.body.errors).toEqual([{ pointer: '/seed', detail: expect.stringContaining('seed must be') }]);
+    const [{ n: after }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    expect(after).toBe(before);
   });
 
   it('a lone surrogate in a joining name: 400 VALIDATION_FAILED', async () => {
