@@ -2,6 +2,7 @@ import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
 import { MatchWriter } from '../apps/api/src/matches/match-writer.service';
 import { rebuildDifferences, useTestApp } from './support/app';
 import { createMatch } from './support/player';
+import { listenLocal } from './support/server';
 
 // Lobby tables nobody joins leave the waiting list: after LOBBY_TTL_MS without a change the sweeper
 // appends TableAbandoned. Here the TTL is 4 s and the test runs the sweep itself. The TTL is wall-clock
@@ -43,6 +44,28 @@ describe('lobby tables nobody fills', () => {
     // A second sweep finds nothing more; the projections equal a rebuild.
     expect(await t.app.get(LobbySweeper).sweep()).toBe(0);
     for (const d of await rebuildDifferences(t.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
+  }, 60_000);
+
+  it("end their live streams: `event: end` with status abandoned after TableAbandoned, then 204 at the last version", async () => {
+    const base = await listenLocal(t.app);
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    const stream = `${base}/api/matches/${table.id}/events/stream`;
+    // A stream open while the table waits, and one opened once it is closed: both end (they were kept open for good).
+    const controller = new AbortController();
+    const watching = fetch(stream, { signal: controller.signal }).then((res) => res.text());
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    await new Promise((r) => setTimeout(r, 4200));
+    await t.app.get(LobbySweeper).sweep();
+    try {
+      for (const text of [await watching, await (await fetch(stream, { signal: AbortSignal.timeout(5_000) })).text()]) {
+        expect(text).toContain('"type":"TableAbandoned"');
+        expect(text.endsWith('event: end\ndata: {"version":2,"status":"abandoned"}\n\n')).toBe(true);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    const again = await fetch(stream, { headers: { 'last-event-id': '2' }, signal: AbortSignal.timeout(5_000) });
+    expect(again.status).toBe(204);
   }, 60_000);
 
   it('leave a table alone that a player joined between the sweep finding it idle and abandoning it', async () => {

@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * The event log as Server-Sent Events, live
-         * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` the server sends `event: end` and closes; reconnecting to a finished match at its last version answers 204, which tells an EventSource to stop.
+         * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` (or `TableAbandoned`, a lobby table closed unfilled) the server sends `event: end` and closes; reconnecting to a finished match (or an abandoned table) at its last version answers 204, which tells an EventSource to stop.
          */
         get: operations["streamEvents"];
         put?: never;

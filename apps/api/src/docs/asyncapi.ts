@@ -57,7 +57,7 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           "Opened with `GET` (`Accept: text/event-stream`) on the HTTP API's own host. The server first sends `retry: 2000`, then " +
           'every event after `Last-Event-ID` (or `?after=`, default 0) from the log, then each new one as it is appended: versions in ' +
           'order, with no gap and no duplicate. Every `SSE_KEEPALIVE_MS` (15 s) a comment line (`: keep-alive`) keeps the connection ' +
-          'open; EventSource ignores it. After `MatchFinished` comes `event: end` and the server closes. The response has ' +
+          'open; EventSource ignores it. After `MatchFinished` (or `TableAbandoned`: a lobby table closed unfilled) comes `event: end` and the server closes. The response has ' +
           '`Connection: close` and no `Content-Length` or chunked framing: the body ends when the connection does.',
         parameters: { id: { description: 'The match id (a lowercase UUID).' } },
         messages: {
@@ -81,8 +81,8 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           },
           end: {
             name: 'end',
-            title: 'The match is finished',
-            summary: '`event: end`, right after `MatchFinished`; then the server closes the stream.',
+            title: 'The match is over',
+            summary: '`event: end`, right after `MatchFinished` (`status: finished`) or `TableAbandoned` (`status: abandoned`); then the server closes the stream.',
             description: 'Reconnecting at this version answers `204 No Content`, which tells an EventSource to stop.',
             contentType: 'application/json',
             payload: {
@@ -90,11 +90,14 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
               additionalProperties: false,
               required: ['version', 'status'],
               properties: {
-                version: { type: 'integer', minimum: 1, description: 'The last version, that of `MatchFinished`.' },
-                status: { type: 'string', const: 'finished' },
+                version: { type: 'integer', minimum: 1, description: 'The last version, that of `MatchFinished` or `TableAbandoned`.' },
+                status: { type: 'string', enum: ['finished', 'abandoned'] },
               },
             },
-            examples: [{ name: 'finished', payload: { version: 131, status: 'finished' } }],
+            examples: [
+              { name: 'finished', payload: { version: 131, status: 'finished' } },
+              { name: 'abandoned', payload: { version: 2, status: 'abandoned' } },
+            ],
           },
           error: {
             name: 'error',
@@ -123,7 +126,7 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           'Request headers: `Accept: text/event-stream`; `Last-Event-ID: <version>` to resume after that version (EventSource ' +
           'sends it when it reconnects; it wins over `?after=`); `Authorization: Bearer <seat token>` (optional) to see that ' +
           "seat's own cards. Before the stream starts, an error is `application/problem+json` (400, 401, 403, 404, 429 " +
-          '`TOO_MANY_STREAMS`), and a finished match whose last version the caller already has answers `204`.',
+          '`TOO_MANY_STREAMS`), and a finished match (or an abandoned lobby table) whose last version the caller already has answers `204`.',
         security: [{ $ref: '#/components/securitySchemes/seat' }],
         bindings: { http: { method: 'GET', query: { type: 'object', properties: { after } }, bindingVersion: '0.3.0' } },
         messages: [message('event'), message('end'), message('error')],

@@ -29,7 +29,7 @@ const logger = new Logger('EventStream');
  * The streams of one match share a channel (match-channel.ts): it registers with the hub before it
  * folds the match, so nothing committed from then on is missed; a stream joins it, reads the log
  * after the client's last version, then receives the frames its audience shares, with no gap and no
- * duplicate. After MatchFinished it sends `event: end` and closes.
+ * duplicate. After MatchFinished (or TableAbandoned) it sends `event: end` and closes.
  */
 @Injectable()
 export class EventStreamService implements OnModuleDestroy {
@@ -51,7 +51,8 @@ export class EventStreamService implements OnModuleDestroy {
     if (this.hub.isStopped) return endAtOnce(req, res);
     const known = await this.streams.load(matchId);
     if (!known) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
-    if (known.state.status === 'finished' && after >= known.version) {
+    // A finished match, or a lobby table closed unfilled (TableAbandoned): its log is complete.
+    if ((known.state.status === 'finished' || known.state.status === 'abandoned') && after >= known.version) {
       // Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
       res.status(204).end();
       return;

@@ -28,7 +28,8 @@ export class LiveController {
       'no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. ' +
       'Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with ' +
       'no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` ' +
-      'the server sends `event: end` and closes; reconnecting to a finished match at its last version answers 204, ' +
+      '(or `TableAbandoned`, a lobby table closed unfilled) the server sends `event: end` and closes; reconnecting to a ' +
+      'finished match (or an abandoned table) at its last version answers 204, ' +
       'which tells an EventSource to stop.',
   })
   @ApiMatchId()
