@@ -589,6 +589,32 @@ describe('bodies that are not JSON: 415', () => {
     expect(res.body.events.map((e: { type: string }) => e.type)).toContain('DealStarted');
   });
 
+  it('a deal or a fork with a body that says something: 400 VALIDATION_FAILED at each field, nothing dealt or forked ({} is no body)', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    const finished = await createMatch(t.http, { options: { schedule: 'quick' } });
+    while (await playOneAction(t.http, finished));
+    const [{ n: before }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    const deal = () => t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[m.firstDealer].token)).set('Content-Type', 'application/json');
+    const fork = () => t.http().post(`/api/matches/${finished.id}/fork?version=0`).set('Content-Type', 'application/json');
+    for (const send of [deal, fork]) {
+      // A careless client's body (a deal is not a discard; a fork takes its version in the query): refused, not ignored.
+      const fields = await send().send(JSON.stringify({ cards: ['AS', 'KS', 'QS', 'JS'], version: 3 }));
+      expect({ status: fields.status, code: fields.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+      expect(fields.body.errors).toEqual([
+        { pointer: '/cards', detail: 'property cards should not exist' },
+        { pointer: '/version', detail: 'property version should not exist' },
+      ]);
+      const list = await send().send('[1]');
+      expect({ status: list.status, code: list.body.code, errors: list.body.errors }).toEqual({ status: 400, code: 'VALIDATION_FAILED', errors: [{ pointer: '', detail: 'this operation takes no body' }] });
+    }
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(m.version);
+    const [{ n: after }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    expect(after).toBe(before);
+    // An empty object says nothing: the deal and the fork go through.
+    await deal().send('{}').expect(200);
+    await fork().send('{}').expect(201);
+  });
+
   it('the OpenAPI document lists 415 on every POST of the api (a body that is not JSON is refused even where none is read, as above), on no other operation, and `errors` in the problem', async () => {
     const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
     const operations = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>).flatMap(
