@@ -209,7 +209,7 @@ describe('the bad-input campaign', () => {
           fc.record({ players: fc.constant(['a', 'b', 'c']), options: fc.record({ schedule: value, scoring: value, mustTrump: value, jokers: value }, { requiredKeys: [] }) }),
           fc.record({
             players: fc.constant(['a', 'b', 'c']),
-            seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer(), fc.constantFrom('x\u0000', '\uD83D', 'a\uDC00')),
+            seed: fc.oneof(fc.constant(''), fc.string({ minLength: 129, maxLength: 200 }), fc.integer(), fc.constantFrom('x\u0000', '\uD83D', 'a\uDC00', null)),
           }),
           fc.record({ players: fc.constant(['a', 'b', 'c\u0000']) }),
           value,
@@ -279,6 +279,19 @@ describe('input that only the database used to refuse', () => {
   ])('creating a match with %s: 400 VALIDATION_FAILED', async (_name, body) => {
     const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(JSON.stringify(body)).expect(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  // `null` is not a left-out seed: it once passed @IsOptional and reached the first dealer's HMAC (500).
+  it.each([
+    ['three names', ['a', 'b', 'c']],
+    ['an open seat', ['a', null, null]],
+  ])('a null seed with %s: 400 VALIDATION_FAILED at /seed, nothing created', async (_name, players) => {
+    const [{ n: before }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    const res = await t.http().post('/api/matches').set('Content-Type', 'application/json').send(JSON.stringify({ players, seed: null }));
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(res.body.errors).toEqual([{ pointer: '/seed', detail: expect.stringContaining('seed must be') }]);
+    const [{ n: after }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    expect(after).toBe(before);
   });
 
   it('a lone surrogate in a joining name: 400 VALIDATION_FAILED', async () => {
@@ -574,6 +587,32 @@ describe('bodies that are not JSON: 415', () => {
     const res = await req;
     expect(res.status).toBe(200);
     expect(res.body.events.map((e: { type: string }) => e.type)).toContain('DealStarted');
+  });
+
+  it('a deal or a fork with a body that says something: 400 VALIDATION_FAILED at each field, nothing dealt or forked ({} is no body)', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    const finished = await createMatch(t.http, { options: { schedule: 'quick' } });
+    while (await playOneAction(t.http, finished));
+    const [{ n: before }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    const deal = () => t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[m.firstDealer].token)).set('Content-Type', 'application/json');
+    const fork = () => t.http().post(`/api/matches/${finished.id}/fork?version=0`).set('Content-Type', 'application/json');
+    for (const send of [deal, fork]) {
+      // A careless client's body (a deal is not a discard; a fork takes its version in the query): refused, not ignored.
+      const fields = await send().send(JSON.stringify({ cards: ['AS', 'KS', 'QS', 'JS'], version: 3 }));
+      expect({ status: fields.status, code: fields.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+      expect(fields.body.errors).toEqual([
+        { pointer: '/cards', detail: 'property cards should not exist' },
+        { pointer: '/version', detail: 'property version should not exist' },
+      ]);
+      const list = await send().send('[1]');
+      expect({ status: list.status, code: list.body.code, errors: list.body.errors }).toEqual({ status: 400, code: 'VALIDATION_FAILED', errors: [{ pointer: '', detail: 'this operation takes no body' }] });
+    }
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version).toBe(m.version);
+    const [{ n: after }] = await t.app.get(DataSource).query('SELECT count(DISTINCT stream_id)::int AS n FROM events');
+    expect(after).toBe(before);
+    // An empty object says nothing: the deal and the fork go through.
+    await deal().send('{}').expect(200);
+    await fork().send('{}').expect(201);
   });
 
   it('the OpenAPI document lists 415 on every POST of the api (a body that is not JSON is refused even where none is read, as above), on no other operation, and `errors` in the problem', async () => {

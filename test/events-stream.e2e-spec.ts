@@ -87,6 +87,31 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     expect(await bad.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('refuses a resume point past the log (another match\'s Last-Event-ID): 400, not a stream that silently skips to it', async () => {
+    const match = await quick();
+    await playSome(match, 3);
+    const version = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body.version;
+    for (const [headers, query, parameter] of [
+      [{ 'last-event-id': String(version + 100) }, '', 'Last-Event-ID'],
+      [{}, `?after=${version + 1}`, 'after'],
+    ] as const) {
+      const res = await fetch(`${base}/api/matches/${match.id}/events/stream${query}`, { headers, signal: AbortSignal.timeout(5_000) });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ parameter, detail: expect.stringContaining(`at most ${version}`) }] });
+    }
+    // At the head it streams what comes next; a finished match at or past its end still answers 204.
+    const ac = new AbortController();
+    const res = await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { 'last-event-id': String(version) }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    await playSome(match, 1);
+    const [next] = await collect(parseSse(res.body!), (xs) => xs.length >= 1);
+    expect(JSON.parse(next.data).version).toBe(version + 1);
+    ac.abort();
+    await playToEnd(t.http, match, seededPick(2));
+    const end = (await t.http().get(`/api/matches/${match.id}`).expect(200)).body.version;
+    expect((await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { 'last-event-id': String(end + 5) } })).status).toBe(204);
+  }, 60_000);
+
   it('redacts per caller like GET /events: a seat sees its own hand only, a spectator none', async () => {
     const match = await quick();
     await playSome(match, 2); // dealt (and, blind or not, the hands are dealt by now or at the contract)

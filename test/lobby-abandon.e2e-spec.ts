@@ -1,5 +1,6 @@
 import { parseSse, streamMatchEvents } from '@bismarck/client';
 import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
+import { MatchWriter } from '../apps/api/src/matches/match-writer.service';
 import { rebuildDifferences, useTestApp } from './support/app';
 import { createMatch } from './support/player';
 import { collect, listenLocal } from './support/server';
@@ -65,5 +66,35 @@ describe('lobby tables nobody fills', () => {
     expect((await collect(parseSse(late.body!))).map((m) => m.event)).toEqual(['message', 'end']);
     const again = await fetch(`${base}/api/matches/${idle.id}/events/stream`, { headers: { 'last-event-id': '2' } });
     expect(again.status).toBe(204);
+  }, 60_000);
+
+  it('leave a table alone that a player joined between the sweep finding it idle and abandoning it', async () => {
+    const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
+    await new Promise((r) => setTimeout(r, 4200));
+    // The race, made certain: the seat is taken just after the sweep's scan, before its abandonment is written.
+    const writer = t.app.get(MatchWriter);
+    const handle = writer.handle.bind(writer);
+    let joined: { token: string; status: string } | undefined;
+    let raced = false;
+    const spy = jest.spyOn(writer, 'handle').mockImplementation(async (id, command, options) => {
+      if (id === table.id && !raced) {
+        raced = true; // the join's own write comes through here too
+        joined = (await t.http().post(`/api/matches/${table.id}/seats/1/join`).send({ name: 'Just in time' }).expect(201)).body;
+      }
+      return handle(id, command, options);
+    });
+    try {
+      await t.app.get(LobbySweeper).sweep();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(joined?.status).toBe('waiting');
+    // The join was a change: the table waits on, for its last seat, and the new seat's token works.
+    const events = (await t.http().get(`/api/matches/${table.id}/events`).expect(200)).body.events;
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['MatchCreated', 'SeatJoined']);
+    expect(await listed('waiting')).toContain(table.id);
+    await t.http().post(`/api/matches/${table.id}/seats/2/join`).send({ name: 'Last' }).expect(201);
+    expect((await t.http().get(`/api/matches/${table.id}/view`).set('Authorization', `Bearer ${joined!.token}`).expect(200)).body.status).toBe('playing');
+    expect((await t.http().get(`/api/matches/${table.id}/audit`).expect(200)).body.ok).toBe(true);
   }, 60_000);
 });

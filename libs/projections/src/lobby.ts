@@ -2,18 +2,19 @@ import { rowsOf, type Queryable } from '@bismarck/event-store';
 
 /**
  * Lobby tables still waiting for players whose last change is older than `idleMs`, oldest first
- * (match_list.updated_at is the time of the match's last event).
+ * (match_list.updated_at is the time of the match's last event), each with the version it was idle
+ * at: a table joined after this read has a later one, and is no longer idle.
  */
-export async function idleLobbyTables(db: Queryable, idleMs: number, limit: number): Promise<string[]> {
+export async function idleLobbyTables(db: Queryable, idleMs: number, limit: number): Promise<{ id: string; version: number }[]> {
   const rows = rowsOf(
     await db.query(
-      `SELECT id FROM match_list
+      `SELECT id, version FROM match_list
         WHERE status = 'waiting' AND updated_at < now() - make_interval(secs => $1::double precision / 1000)
         ORDER BY updated_at LIMIT $2`,
       [idleMs, limit],
     ),
   );
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => ({ id: String(r.id), version: Number(r.version) }));
 }
 
 /**

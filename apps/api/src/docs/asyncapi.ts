@@ -57,7 +57,7 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           "Opened with `GET` (`Accept: text/event-stream`) on the HTTP API's own host. The server first sends `retry: 2000`, then " +
           'every event after `Last-Event-ID` (or `?after=`, default 0) from the log, then each new one as it is appended: versions in ' +
           'order, with no gap and no duplicate. Every `SSE_KEEPALIVE_MS` (15 s) a comment line (`: keep-alive`) keeps the connection ' +
-          'open; EventSource ignores it. After `MatchFinished` comes `event: end` and the server closes. The response has ' +
+          'open; EventSource ignores it. After `MatchFinished` (or `TableAbandoned`: a lobby table closed unfilled) comes `event: end` and the server closes. The response has ' +
           '`Connection: close` and no `Content-Length` or chunked framing: the body ends when the connection does.',
         parameters: { id: { description: 'The match id (a lowercase UUID).' } },
         messages: {
@@ -81,8 +81,8 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           },
           end: {
             name: 'end',
-            title: 'The match is finished',
-            summary: '`event: end`, right after `MatchFinished` (or `TableAbandoned`: a lobby table closed unfilled); then the server closes the stream.',
+            title: 'The match is over',
+            summary: '`event: end`, right after `MatchFinished` (`status: finished`) or `TableAbandoned` (`status: abandoned`); then the server closes the stream.',
             description: 'Reconnecting at this version answers `204 No Content`, which tells an EventSource to stop.',
             contentType: 'application/json',
             payload: {

@@ -1,6 +1,7 @@
 import { Controller, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
+import { NoBodyGuard } from '../problem/no-body.guard';
 import { SeatGuard } from '../seats/seat.guard';
 import { ForkCreatedDto, ForkQueryDto } from './fork.dto';
 import { ForkService, type ForkCreated } from './fork.service';
@@ -12,6 +13,7 @@ export class ForkController {
   constructor(private readonly forks: ForkService) {}
 
   @Post('fork')
+  @UseGuards(NoBodyGuard)
   @ApiOperation({
     operationId: 'forkMatch',
     summary: 'Fork a finished match at any position: a new sandbox match that plays on from there',

@@ -6,7 +6,7 @@ import type { Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { edgeConfig } from '../config/edge.config';
 import { bearerToken, clientAddress } from '../edge/caller';
-import { ProblemException } from '../problem/problem';
+import { invalidParameter, ProblemException } from '../problem/problem';
 import { MatchStreams } from '../matches/match-streams.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { StreamQuota } from './stream-quota';
@@ -22,6 +22,12 @@ const SSE_HEADERS = {
 
 const logger = new Logger('EventStream');
 
+/** Where a stream resumes: after this version, as the request named it (`Last-Event-ID` or `?after=`). */
+export interface ResumePoint {
+  after: number;
+  parameter: 'Last-Event-ID' | 'after';
+}
+
 /**
  * `GET /api/matches/{id}/events/stream`: the match's events as Server-Sent Events, redacted for the
  * caller exactly like `GET …/events`. Each event is `id: <version>` and `data: {version,type,at,data}`.
@@ -29,7 +35,7 @@ const logger = new Logger('EventStream');
  * The streams of one match share a channel (match-channel.ts): it registers with the hub before it
  * folds the match, so nothing committed from then on is missed; a stream joins it, reads the log
  * after the client's last version, then receives the frames its audience shares, with no gap and no
- * duplicate. After MatchFinished (or a lobby table's TableAbandoned) it sends `event: end` and closes.
+ * duplicate. After MatchFinished (or TableAbandoned) it sends `event: end` and closes.
  */
 @Injectable()
 export class EventStreamService implements OnModuleDestroy {
@@ -47,14 +53,22 @@ export class EventStreamService implements OnModuleDestroy {
     this.quota = new StreamQuota(config.streamsPerAddress, config.streamsPerToken);
   }
 
-  async open(matchId: string, viewer: Viewer, after: number, req: Request, res: Response): Promise<void> {
+  async open(matchId: string, viewer: Viewer, { after, parameter }: ResumePoint, req: Request, res: Response): Promise<void> {
     if (this.hub.isStopped) return endAtOnce(req, res);
-    const known = await this.streams.load(matchId);
+    let known = await this.streams.load(matchId);
     if (!known) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
+    // Past what this process knows: caught up first (another instance may have appended that far).
+    if (after > known.version) known = (await this.streams.load(matchId, true)) ?? known;
+    // A finished match, or a lobby table closed unfilled (TableAbandoned): its log is complete.
     if ((known.state.status === 'finished' || known.state.status === 'abandoned') && after >= known.version) {
-      // Nothing more will ever come (a finished match, a closed lobby table): 204 tells an EventSource to stop reconnecting.
+      // Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
       res.status(204).end();
       return;
+    }
+    // A version past the log's was never handed out for this match (another match's Last-Event-ID,
+    // say): streaming from there would skip, without a word, every event up to it.
+    if (after > known.version) {
+      throw invalidParameter(parameter, `${parameter} must be at most ${known.version}, the match's current version: the events after it were never sent.`);
     }
     // Each open stream holds memory and a socket for as long as the client likes: bounded per caller.
     const release = this.quota.acquire(clientAddress(req), bearerToken(req));

@@ -6,7 +6,7 @@ import { invalidParameter } from '../problem/problem';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { CurrentViewer, SeatGuard } from '../seats/seat.guard';
 import { StreamQueryDto } from './stream-query.dto';
-import { EventStreamService } from './event-stream.service';
+import { EventStreamService, type ResumePoint } from './event-stream.service';
 
 const SSE_EXAMPLE =
   'retry: 2000\n\n' +
@@ -53,8 +53,8 @@ export class LiveController {
 }
 
 /** Last-Event-ID wins over `?after=` (an EventSource sends it on every reconnect). */
-function resumeAfter(header: string | undefined, after: number | undefined): number {
-  if (header === undefined || header.trim() === '') return after ?? 0;
+function resumeAfter(header: string | undefined, after: number | undefined): ResumePoint {
+  if (header === undefined || header.trim() === '') return { after: after ?? 0, parameter: 'after' };
   if (!/^\s*\d{1,9}\s*$/.test(header)) throw invalidParameter('Last-Event-ID', 'Last-Event-ID must be an event version.');
-  return Number(header);
+  return { after: Number(header), parameter: 'Last-Event-ID' };
 }

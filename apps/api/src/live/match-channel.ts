@@ -18,11 +18,11 @@ const audienceOf = (viewer: Viewer): number => (viewer === 'spectator' ? 3 : vie
 /** One event as an SSE message, redacted for `viewer` against the match `now`. */
 const frameOf = (stored: StoredEvent, viewer: Viewer, now: FoldedMatch): string =>
   `id: ${stored.version}\ndata: ${JSON.stringify(storedEventView(stored, viewer, now))}\n\n`;
-const endFrame = (version: number, status: EndStatus): string => `event: end\ndata: ${JSON.stringify({ version, status })}\n\n`;
-/** The events after which nothing more is ever appended, and the status the `end` frame names. */
-type EndStatus = 'finished' | 'abandoned';
-const endOf = (event: StoredEvent): EndStatus | null =>
-  event.type === 'MatchFinished' ? 'finished' : event.type === 'TableAbandoned' ? 'abandoned' : null;
+const endFrame = (version: number, status: Ending): string => `event: end\ndata: ${JSON.stringify({ version, status })}\n\n`;
+
+/** The events nothing can follow, and the status `event: end` tells: a finished match, a lobby table closed unfilled. */
+type Ending = 'finished' | 'abandoned';
+const ENDINGS: Readonly<Record<string, Ending>> = { MatchFinished: 'finished', TableAbandoned: 'abandoned' };
 const ERROR_FRAME = `event: error\ndata: ${JSON.stringify({ code: 'INTERNAL_ERROR' })}\n\n`;
 
 /** Where a stream's frames go: its socket, taken out of the HTTP server (sse-socket.ts). */
@@ -206,13 +206,13 @@ export class MatchChannel {
     for (const event of run) folds.push((this.now = foldOnto(this.now!, [toDomainEvent(event)])));
     const first = run[0].version;
     const last = run[run.length - 1].version;
-    // Nothing follows MatchFinished (or a lobby's TableAbandoned): it can only be the last of a run.
-    const end = endOf(run[run.length - 1]);
-    const finished = end !== null;
+    // Nothing follows MatchFinished (or TableAbandoned): it can only be the last of a run.
+    const ending = ENDINGS[run[run.length - 1].type];
+    const finished = ending !== undefined;
     this.audiences.forEach((streams, audience) => {
       if (streams.size === 0) return;
       const frames = run.map((event, i) => frameOf(event, AUDIENCES[audience], folds[i]));
-      if (end) frames[frames.length - 1] += endFrame(last, end);
+      if (ending) frames[frames.length - 1] += endFrame(last, ending);
       // Encoded once: every socket of the audience writes the same bytes.
       const all = Buffer.from(frames.join(''));
       for (const stream of streams) {
@@ -232,15 +232,15 @@ export class MatchChannel {
       // Live events may have reached the stream while the page was read: go on from where it is now.
       let chunk = '';
       let newest = stream.last;
-      let end: EndStatus | null = null;
+      let ending: Ending | undefined;
       for (const event of page) {
         if (event.version !== newest + 1) continue;
         chunk += frameOf(event, stream.viewer, this.now!);
         newest = event.version;
-        end ??= endOf(event);
+        ending ??= ENDINGS[event.type];
       }
-      if (end) chunk += endFrame(newest, end);
-      await stream.send(chunk, newest, end !== null);
+      if (ending) chunk += endFrame(newest, ending);
+      await stream.send(chunk, newest, ending !== undefined);
     }
   }
 

@@ -5,13 +5,14 @@ import { idleLobbyTables } from '@bismarck/projections';
 import { RuleViolation } from '@bismarck/rules';
 import { appConfig } from '../config/app.config';
 import { MatchWriter } from '../matches/match-writer.service';
+import { ProblemException } from '../problem/problem';
 
 const PER_SWEEP = 100;
 
 /**
  * Closes lobby tables nobody joined for LOBBY_TTL_MS (TableAbandoned), so that the waiting list shows
  * tables a player can still get a game at. Every instance may sweep: the writer's version check lets
- * one abandonment through, and a table joined meanwhile is refused by the rules and left alone.
+ * one abandonment through, and a table joined meanwhile (after the scan found it idle) is left alone.
  */
 @Injectable()
 export class LobbySweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -44,12 +45,14 @@ export class LobbySweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async abandonIdle(): Promise<number> {
     let abandoned = 0;
-    for (const id of await idleLobbyTables(this.store.queryable, this.config.lobbyTtlMs, PER_SWEEP)) {
+    for (const { id, version } of await idleLobbyTables(this.store.queryable, this.config.lobbyTtlMs, PER_SWEEP)) {
       try {
-        await this.writer.handle(id, () => ({ type: 'abandonTable' }), { answer: () => undefined });
+        // Only at the version found idle: a seat taken since is a change, and the table stays open.
+        await this.writer.handle(id, () => ({ type: 'abandonTable' }), { expectedVersion: version, answer: () => undefined });
         abandoned++;
       } catch (err) {
-        if (!(err instanceof RuleViolation)) throw err; // joined (or abandoned) meanwhile
+        // Joined (or abandoned) meanwhile: filled (a rule refuses), or changed since it was found idle.
+        if (!(err instanceof RuleViolation) && !(err instanceof ProblemException && err.code === 'VERSION_MISMATCH')) throw err;
       }
     }
     return abandoned;

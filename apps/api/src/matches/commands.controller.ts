@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
+import { NoBodyGuard } from '../problem/no-body.guard';
 import { invalidParameter } from '../problem/problem';
 import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
@@ -39,6 +40,7 @@ export class CommandsController {
   @Post('deal')
   @HttpCode(200)
   @SeatRequired()
+  @UseGuards(NoBodyGuard)
   @ApiOperation({
     operationId: 'deal',
     summary: 'Deal the next deal (the dealer)',

@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 import { IsPlayerName, IsSeatNames, type BotEntry } from '../../lobby/seat-names.validator';
 import { MatchOptionsDto } from './match-options.dto';
@@ -46,7 +46,9 @@ export class CreateMatchDto {
       'Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair). ' +
       'A seeded match takes no strangers: with an open seat it is refused (400 SEED_WITH_OPEN_SEATS).',
   })
-  @IsOptional()
+  // Left out: no seed. `null` is not "no seed" but a value that is no text (IsOptional would let it
+  // through to the first dealer's HMAC, a 500): refused like any other, at /seed.
+  @ValidateIf((_, value) => value !== undefined)
   @IsString()
   @Length(1, 128)
   // Text PostgreSQL can store and a log can show: no control character, no lone UTF-16 surrogate.
