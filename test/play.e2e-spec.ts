@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { useTestApp } from './support/app';
+import { startTestApp, useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { bearer } from './support/player';
 
@@ -401,6 +401,32 @@ describe('the playable table in a real browser', () => {
     expect(errors.concat(dealer.errors)).toEqual([]);
     await page.close();
     await dealer.page.close();
+  }, 60_000);
+
+  it('says when the service cannot be reached, and carries on live by itself once it is back (a restart)', async () => {
+    // A second api on the same database, on a port of its own, stopped and started again under the page.
+    let other = await startTestApp(t.db);
+    const port = Number(new URL(await listenLocal(other.app)).port);
+    try {
+      const m = await dealtByBjorn();
+      const { page, errors, urls } = await openPage(360);
+      await page.goto(`http://127.0.0.1:${port}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+      await page.waitForSelector('body[data-legal="cut"]');
+      await other.stopApp();
+      await page.waitForSelector('#notice:not([hidden])', { timeout: 15_000 });
+      expect(await page.textContent('#notice .title')).toBe('The service cannot be reached');
+      other = await startTestApp(t.db);
+      await other.app.listen(port, '127.0.0.1');
+      // The notice goes by itself, and the page listens live again: Bjørn's deal reaches it.
+      await page.waitForSelector('#notice', { state: 'hidden', timeout: 15_000 });
+      await t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[1].token)).expect(200);
+      await page.waitForFunction(() => document.querySelectorAll('#hand [data-card]').length === 16, undefined, { timeout: 15_000 });
+      expect(urls.filter((u) => u.includes('/events/stream')).length).toBeGreaterThanOrEqual(2);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await other.stopApp();
+    }
   }, 60_000);
 
   it('keeps its controls off while a move is on its way, even when the table moves meanwhile', async () => {

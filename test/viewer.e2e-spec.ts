@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { useTestApp } from './support/app';
+import { startTestApp, useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { createMatch, playOneAction, playToEnd, seededPick } from './support/player';
 
@@ -177,6 +177,35 @@ describe('the replay viewer in a real browser', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('says when the service cannot be reached, and follows live again by itself once it is back (a restart)', async () => {
+    // A second api on the same database, on a port of its own, stopped and started again under the page.
+    let other = await startTestApp(t.db);
+    const port = Number(new URL(await listenLocal(other.app)).port);
+    try {
+      const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+      for (let i = 0; i < 4; i++) await playOneAction(t.http, m);
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`http://127.0.0.1:${port}/viewer/${m.id}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await other.stopApp();
+      await page.waitForFunction(() => document.querySelector('#error')!.textContent !== '', undefined, { timeout: 15_000 });
+      expect(await page.textContent('#error')).toMatch(/^The service cannot be reached\./);
+      other = await startTestApp(t.db);
+      await other.app.listen(port, '127.0.0.1');
+      await page.waitForFunction(() => document.querySelector('#error')!.textContent === '', undefined, { timeout: 15_000 });
+      // Live again: the next move shows without a reload.
+      await playOneAction(t.http, m);
+      const version = (await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version;
+      await page.waitForFunction((v) => document.querySelector('#step')?.getAttribute('data-version') === String(v), version, { timeout: 15_000 });
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await other.stopApp();
+    }
+  }, 60_000);
 
   it('shows a spectator only card backs for the hands of a deal in play', async () => {
     const m = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });

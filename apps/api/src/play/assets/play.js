@@ -55,7 +55,7 @@
     try {
       res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
     } catch {
-      throw new Problem(0, { title: 'The service cannot be reached', detail: 'Check the connection; the page tries again when the match moves.' });
+      throw new Problem(0, { title: 'The service cannot be reached', detail: 'Check the connection; the page keeps trying and carries on by itself once the service answers.' });
     }
     const data = await res.json().catch(() => null);
     if (!res.ok) throw new Problem(res.status, data);
@@ -67,6 +67,12 @@
     if (error instanceof Problem) notice.replaceChildren(el('strong', { class: 'title' }, error.title), error.detail ? el('span', { class: 'detail' }, ` ${error.detail}`) : '');
     else notice.replaceChildren(el('strong', { class: 'title' }, 'Something went wrong'), el('span', { class: 'detail' }, ` ${String(error?.message || error)}`));
     notice.hidden = false;
+    delete notice.dataset.from;
+  }
+  /** A failed read (the service restarting, the network gone): shown until the next read succeeds. */
+  function readFailed(error) {
+    showProblem(error);
+    $('#notice').dataset.from = 'read';
   }
   function clearProblem() {
     $('#notice').hidden = true;
@@ -325,6 +331,8 @@
           if (state.view && view.version < state.view.version) continue; // an older answer: keep the newer
           state.view = view;
           state.scorecard = scorecard;
+          // The service answers again: a read's failure is over (a refused command's problem stays).
+          if ($('#notice').dataset.from === 'read') clearProblem();
           render();
         } while (again);
       } finally { reading = false; }
@@ -347,7 +355,7 @@
       } finally {
         state.busy = false;
       }
-      await update().catch(showProblem);
+      await update().catch(readFailed);
     }
 
     function randomCut() {
@@ -380,13 +388,23 @@
 
     // Live: the public event stream (it carries no secret and needs no token) wakes the page, which
     // then reads its seat's view with the token in a header. Polling if the stream is not available.
+    // A lost stream (a restart of the service, the network gone) is replaced by a read every 3 s until
+    // one succeeds; then the page listens to the stream again.
     function follow() {
-      const poll = () => setInterval(() => void update().catch(showProblem), 3000);
-      if (!('EventSource' in window)) return void poll();
+      if (!('EventSource' in window)) return void setInterval(() => void update().catch(readFailed), 3000);
       const source = new EventSource(`${api}/events/stream?after=${state.view.version}`);
-      source.onmessage = () => void update().catch(showProblem);
-      source.addEventListener('end', () => { state.ended = true; source.close(); void update().catch(showProblem); });
-      source.addEventListener('error', () => { source.close(); if (!state.ended) poll(); });
+      source.onmessage = () => void update().catch(readFailed);
+      source.addEventListener('end', () => { state.ended = true; source.close(); void update().catch(readFailed); });
+      source.addEventListener('error', () => {
+        source.close();
+        if (state.ended) return;
+        let timer = setInterval(() => void update().then(() => {
+          if (timer === null) return; // another read already brought the stream back
+          clearInterval(timer);
+          timer = null;
+          follow();
+        }, readFailed), 3000);
+      });
     }
 
     update().then(follow, (error) => {

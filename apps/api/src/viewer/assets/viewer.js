@@ -19,7 +19,9 @@
   const state = { version: 1, latest: 1, types: [], scoredAt: new Map(), replays: new Map(), scorecard: null, following: true };
 
   async function get(path) {
-    const res = await fetch(path, { headers });
+    const res = await fetch(path, { headers }).catch(() => {
+      throw new Error('The service cannot be reached. Check the connection; the page keeps trying and carries on by itself once the service answers.');
+    });
     const body = await res.json();
     if (!res.ok) throw Object.assign(new Error(body.detail || `${res.status}`), { status: res.status, code: body.code });
     return body;
@@ -238,17 +240,31 @@
           again = false;
           const before = state.latest;
           await refresh();
+          $('#error').textContent = ''; // the service answers again: an earlier failure is over
           if (state.following && state.latest !== before) await show(state.latest);
         } while (again);
       } catch (e) { fail(e); } finally { busy = false; }
     };
-    if ('EventSource' in window && !token) {
+    // A lost stream (a restart of the service, the network gone): a refresh every 3 s until one
+    // succeeds, then the stream again.
+    const listen = () => {
       const source = new EventSource(`${api}/events/stream?after=${state.latest}`);
       let ended = false;
       source.onmessage = () => void update();
       source.addEventListener('end', () => { ended = true; source.close(); void update(); });
-      source.addEventListener('error', () => { source.close(); if (!ended) setInterval(update, 3000); });
-    } else setInterval(update, 3000);
+      source.addEventListener('error', () => {
+        source.close();
+        if (ended) return;
+        let timer = setInterval(() => void update().then(() => {
+          if (timer === null || $('#error').textContent) return; // still failing, or already listening
+          clearInterval(timer);
+          timer = null;
+          listen();
+        }), 3000);
+      });
+    };
+    if ('EventSource' in window && !token) listen();
+    else setInterval(update, 3000);
   }
 
   refresh().then(() => show(state.latest)).then(follow, failToLoad).catch(fail);
