@@ -93,6 +93,23 @@ async function expectFitsAt360(page: Page): Promise<void> {
   expect(outside).toBe(0);
 }
 
+/** The words of these elements' text that are broken over two lines (a word drawn in more than one box), as in test/viewer.e2e-spec.ts. */
+function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (cells) => cells.flatMap((cell) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent!.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index!);
+        range.setEnd(node, word.index! + word[0].length);
+        if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+      }
+    }
+    return broken;
+  }));
+}
+
 /** A quick match of two persons and a bot whose first dealer is seat 1 (Bjørn), so that seat 0 cuts: unseeded, drawn until that happens. */
 async function dealtByBjorn(): Promise<any> {
   for (;;) {
@@ -373,6 +390,20 @@ describe('the playable table in a real browser', () => {
     const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
     const chosen = events.find((e: any) => e.type === 'ContractChosen');
     expect(chosen.data).toEqual(expect.objectContaining({ seat: 0, contract, trump }));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('keeps the scorecard\'s headings and deal numbers whole at 375 px, with twelve deals and a long name', async () => {
+    const m = (await t.http().post('/api/matches').send({ players: ['Maria-Magdalena Johansson-Lindqvist', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'modern' } }).expect(201)).body;
+    const { page, errors } = await openPage(375);
+    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$$eval('#scorecard tbody tr', (rs) => rs.length)).toBe(12);
+    expect(await brokenWords(page, '#scorecard thead th:nth-child(-n+3), #scorecard tbody td:first-child, #scorecard tfoot td:first-child')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.querySelector('#scorecard-table')!.scrollWidth <= document.querySelector('#scorecard')!.clientWidth)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-scorecard-375.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
