@@ -30,6 +30,23 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The words of these elements' text that are broken over two lines (a word drawn in more than one box). */
+function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (cells) => cells.flatMap((cell) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent!.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index!);
+        range.setEnd(node, word.index! + word[0].length);
+        if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+      }
+    }
+    return broken;
+  }));
+}
+
 /** Moves the slider to a version and waits until the page shows it. */
 async function showVersion(page: Page, version: number): Promise<void> {
   await page.$eval('#slider', (s: HTMLInputElement, v: number) => {
@@ -256,6 +273,26 @@ describe('the replay viewer in a real browser', () => {
     await page.close();
   }, 180_000);
 
+  it('tells two seats of one name apart, and at 375 px keeps the scorecard\'s headings and deal numbers whole', async () => {
+    // Two persons named Bo (as two bots of one strength are both "Greedy bot"); deal 1 scored.
+    const m = await createMatch(t.http, { players: ['Bo', 'Bo', 'Cecilia'], options: { schedule: 'modern' } });
+    for (let scored = false; !scored; ) {
+      await playOneAction(t.http, m, seededPick(3));
+      scored = (await t.http().get(`/api/matches/${m.id}/scorecard`).expect(200)).body.deals.length > 0;
+    }
+    const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    await page.goto(`${base}/viewer/${m.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$$eval('.seat h2', (hs) => hs.map((h) => h.firstChild!.textContent))).toEqual(['Bo (seat 1)', 'Bo (seat 0)', 'Cecilia']);
+    expect(await page.$$eval('#scorecard thead th', (ths) => ths.slice(3).map((th) => th.textContent))).toEqual(['Bo (seat 0)', 'Bo (seat 1)', 'Cecilia']);
+    const { view } = (await t.http().get(`/api/matches/${m.id}/replay?version=${await page.getAttribute('#step', 'data-version')}`).expect(200)).body;
+    if (view.turn !== 2) expect(await page.textContent('#info')).toContain(`to act: Bo (seat ${view.turn})`);
+    // No word of a heading, of a deal number or of the totals' label is broken over two lines.
+    expect(await brokenWords(page, '#scorecard thead th, #scorecard tbody td:first-child, #scorecard tfoot td:first-child')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.close();
+  }, 60_000);
+
   describe('what a new user met (issue 14)', () => {
     let m: Awaited<ReturnType<typeof createMatch>>;
     let events: { version: number; type: string; data: any }[];
@@ -318,7 +355,7 @@ describe('the replay viewer in a real browser', () => {
       for (const d of deals) {
         const cell = await page.$eval(`#scorecard tr[data-deal="${d.number}"] td:nth-child(3)`, (c) => ({ text: c.textContent, red: c.querySelector('.sym.red') !== null }));
         const symbol = d.trump ? ` ${{ S: '♠', H: '♥', D: '♦', C: '♣' }[d.trump as string]}` : '';
-        expect(cell).toEqual({ text: `${d.contract}${symbol}`, red: d.trump === 'H' || d.trump === 'D' });
+        expect(cell).toEqual({ text: `${d.contract === 'notrump' ? 'no trump' : d.contract}${symbol}`, red: d.trump === 'H' || d.trump === 'D' });
       }
       await page.close();
     }, 180_000);

@@ -35,7 +35,13 @@
   const suitMark = (suit) => el('span', { class: `sym ${isRed(suit) ? 'red' : ''}`, title: { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' }[suit] }, SUITS[suit]);
   /** A card in running text, e.g. Q♥ (hearts and diamonds red). */
   const played = (code) => el('span', { class: `played ${isRed(code[1]) ? 'red' : ''}`, 'data-card': code }, named(code));
-  const contractOf = (contract, trump) => (contract ? [contract, ...(trump ? [' ', suitMark(trump)] : [])] : ['—']);
+  const CONTRACT_LABELS = { notrump: 'no trump' };
+  const contractOf = (contract, trump) => (contract ? [CONTRACT_LABELS[contract] ?? contract, ...(trump ? [' ', suitMark(trump)] : [])] : ['—']);
+  /** A seat's name; two seats of one name (two bots of one strength) are told apart by their seat, as on the table. */
+  const seatName = (seats, seat) => {
+    const own = seats[seat]?.name ?? `seat ${seat}`;
+    return seats.filter((s) => s?.name === own).length > 1 ? `${own} (seat ${seat})` : own;
+  };
 
   function card(code, extra = '') {
     if (!code) return el('span', { class: `card back ${extra}`, title: 'hidden' });
@@ -74,7 +80,7 @@
       box.replaceChildren(el('p', { class: 'muted' }, `Deal ${revealed.deal}: analysing every card…`));
       return void loadAnalysis(revealed.deal);
     }
-    const name = (s) => view.seats[s]?.name ?? `seat ${s}`;
+    const name = (s) => seatName(view.seats, s);
     const par = a.par.tricks.map((t, s) => `${name(s)} ${t ?? '?'} (${signed(a.par.points[s])})`).join(' · ');
     const costly = a.cards.filter((c) => c.cost !== null && c.cost >= 1);
     box.replaceChildren(
@@ -94,7 +100,7 @@
   function renderSeat(seat, view, revealed) {
     const box = $(`#seat-${seat}`);
     box.className = `seat ${view.turn === seat ? 'turn' : ''}`;
-    const name = view.seats[seat]?.name ?? `seat ${seat}`;
+    const name = seatName(view.seats, seat);
     const bot = view.seats[seat]?.bot;
     const roles = [bot ? `bot: ${bot}` : null, view.dealer === seat ? 'dealer' : null, view.forehand === seat ? 'forehand' : null, view.seat === seat ? 'you' : null].filter(Boolean);
     let hand;
@@ -111,16 +117,17 @@
   }
 
   function renderCentre(view) {
-    const turn = view.turn === null ? '' : ` · to act: ${view.seats[view.turn]?.name ?? view.turn}`;
-    if (view.status === 'finished') $('#info').replaceChildren(`Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map((s) => view.seats[s].name).join(', ')}`);
+    const name = (s) => seatName(view.seats, s);
+    const turn = view.turn === null ? '' : ` · to act: ${name(view.turn)}`;
+    if (view.status === 'finished') $('#info').replaceChildren(`Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map(name).join(', ')}`);
     else $('#info').replaceChildren(`Deal ${view.dealNumber || '–'} of ${view.dealsInMatch} · ${view.phase} · contract `, ...contractOf(view.contract, view.trump), turn);
     $('#tableCards').replaceChildren(...view.tableCards.map((c) => card(c)));
     $('#trick').replaceChildren(...view.trick.map((p) => {
       const cost = costOf(view.dealNumber, p.card);
-      return el('figure', {}, card(p.card, cost >= 1 ? 'costly' : ''), el('figcaption', {}, view.seats[p.seat].name + (cost >= 1 ? ` −${cost}` : '')));
+      return el('figure', {}, card(p.card, cost >= 1 ? 'costly' : ''), el('figcaption', {}, name(p.seat) + (cost >= 1 ? ` −${cost}` : '')));
     }));
     const last = view.lastTrick;
-    $('#lastTrick').replaceChildren(...(last ? [`last trick to ${view.seats[last.winner].name}: `, ...last.cards.flatMap((p, i) => [i ? ' ' : '', played(p.card)])] : []));
+    $('#lastTrick').replaceChildren(...(last ? [`last trick to ${name(last.winner)}: `, ...last.cards.flatMap((p, i) => [i ? ' ' : '', played(p.card)])] : []));
   }
 
   // No spoilers: the moment on screen shows the deals scored up to it and the totals of its own replay;
@@ -128,7 +135,7 @@
   function renderScorecard(view, version) {
     const sc = state.scorecard;
     if (!sc) return;
-    const names = sc.seats.map((s) => s.name);
+    const names = sc.seats.map((_, s) => seatName(sc.seats, s));
     const known = new Map(sc.deals.filter((d) => state.scoredAt.get(d.number) <= version).map((d) => [d.number, d]));
     const count = Math.max(view.dealsInMatch, ...sc.deals.map((d) => d.number));
     const rows = Array.from({ length: count }, (_, i) => i + 1).map((number) => {
