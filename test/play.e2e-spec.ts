@@ -394,6 +394,63 @@ describe('the playable table in a real browser', () => {
     await page.close();
   }, 60_000);
 
+  it('seats three people from three browser windows: a table with open seats, its link, a name, and a bot for a seat', async () => {
+    const astrid = await openPage(1280);
+    await astrid.page.goto(`${base}/play`);
+    await astrid.page.waitForSelector('body[data-ready="lobby"]');
+    await astrid.page.fill('#name', 'Astrid');
+    await astrid.page.selectOption('#others', 'friends');
+    expect(await astrid.page.isVisible('#bot')).toBe(false); // no bot to choose
+    await astrid.page.click('#start');
+    await astrid.page.waitForSelector('#inviteLink');
+    const link = await astrid.page.inputValue('#inviteLink');
+    const id = new URL(link).pathname.split('/').pop()!;
+    expect(link).toBe(`${base}/play/${id}`); // the table's address, no token in it
+    expect(await astrid.page.textContent('#info')).toBe('Waiting for players to take the open seats');
+    expect(await astrid.page.$$eval('.seat .name', (ns) => ns.map((n) => n.textContent))).toEqual(['open seat 1', 'open seat 2']);
+    // Two friends open the link in their own windows, each types a name and takes a seat.
+    const friends = [];
+    for (const who of ['Bjørn', 'Cecilia']) {
+      const friend = await openPage(375);
+      await friend.page.goto(link);
+      await friend.page.waitForSelector('body[data-ready="join"]');
+      expect(await friend.page.textContent('#joinWho')).toContain('Astrid');
+      await friend.page.fill('#joinName', who);
+      await friend.page.keyboard.press('Enter');
+      await friend.page.waitForSelector('body[data-ready="true"]');
+      expect(await friend.page.textContent('#myInfo h2')).toContain(`${who} (you)`);
+      friends.push(friend);
+    }
+    // The match starts in every window, live: each sees the other two by name.
+    for (const [p, others] of [[astrid, ['Bjørn', 'Cecilia']], [friends[0], ['Cecilia', 'Astrid']], [friends[1], ['Astrid', 'Bjørn']]] as const) {
+      await p.page.waitForSelector('body[data-status="playing"]', { timeout: 15_000 });
+      expect(await p.page.$$eval('.seat .name', (ns) => ns.map((n) => n.textContent))).toEqual(others);
+      expect(p.errors).toEqual([]);
+    }
+    const seats = (await t.http().get(`/api/matches/${id}`).expect(200)).body.seats.map((s: any) => s.name);
+    expect(seats).toEqual(['Astrid', 'Bjørn', 'Cecilia']);
+    // A fourth window finds no open seat: the page asks for the seat's link.
+    const late = await openPage(375);
+    await late.page.goto(link);
+    await late.page.waitForSelector('body[data-ready="no-token"]');
+    for (const p of [astrid, ...friends, late]) await p.page.close();
+
+    // A table for a friend and a bot; the friend does not come, so a second bot takes the seat.
+    const lonely = await openPage(375);
+    await lonely.page.goto(`${base}/play`);
+    await lonely.page.waitForSelector('body[data-ready="lobby"]');
+    await lonely.page.selectOption('#others', 'friend');
+    await lonely.page.click('#start');
+    await lonely.page.waitForSelector('button.botSeat');
+    expect(await lonely.page.$$eval('button.botSeat', (bs) => bs.map((b) => b.getAttribute('data-seat')))).toEqual(['1']);
+    await lonely.page.click('button.botSeat');
+    await lonely.page.waitForSelector('body[data-status="playing"]', { timeout: 15_000 });
+    expect(await lonely.page.$$eval('.seat .badge.bot', (bs) => bs.length)).toBe(2);
+    expect(await lowContrast(lonely.page)).toEqual([]);
+    expect(lonely.errors).toEqual([]);
+    await lonely.page.close();
+  }, 90_000);
+
   it('keeps the scorecard\'s headings and deal numbers whole at 375 px, with twelve deals and a long name', async () => {
     const m = (await t.http().post('/api/matches').send({ players: ['Maria-Magdalena Johansson-Lindqvist', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'modern' } }).expect(201)).body;
     const { page, errors } = await openPage(375);

@@ -81,7 +81,12 @@
 
   // ---- The lobby: a match against two bots. ----------------------------------------------------------
   function lobby() {
-    document.title = 'Bismarck — play against two bots';
+    document.title = 'Bismarck — start a match';
+    // Friends in the other seats: those seats stay open, and the table shows the link that takes them.
+    const others = () => $('#others').value;
+    const showBots = () => { $('#botLabel').hidden = others() === 'friends'; };
+    $('#others').addEventListener('change', showBots);
+    showBots();
     $('#lobby').hidden = false;
     $('#newLink').hidden = true;
     $('#name').focus();
@@ -91,7 +96,8 @@
       $('#start').disabled = true;
       const bot = $('#bot').value;
       try {
-        const match = await call('POST', '/api/matches', { body: { players: [$('#name').value.trim(), { bot }, { bot }], options: { schedule: $('#schedule').value } } });
+        const rest = { bots: [{ bot }, { bot }], friend: [null, { bot }], friends: [null, null] }[others()];
+        const match = await call('POST', '/api/matches', { body: { players: [$('#name').value.trim(), ...rest], options: { schedule: $('#schedule').value } } });
         const mine = match.seats.find((s) => s.token);
         // The table finds the token in this tab's storage: no address, not even for a moment, holds it.
         // Without storage it goes in the fragment (never sent to the server), which the table removes.
@@ -128,25 +134,72 @@
   // ---- The table. ---------------------------------------------------------------------------------------
   function table(id) {
     const token = takeToken(id);
-    const api = `/api/matches/${encodeURIComponent(id)}`;
     $('#viewerLink').href = `/viewer/${encodeURIComponent(id)}`;
     $('#viewerLink').hidden = false;
-    const state = { view: null, scorecard: null, picked: new Set(), pickedDeal: null, showLast: false, busy: false, ended: false };
+    // Without a token: an open seat to take at a waiting table, else how to get the seat's link.
+    if (!token) return void join(id).catch(() => false).then((offered) => { if (!offered) needsLink(id); });
+    seated(id, token);
+  }
 
-    if (!token) {
-      $('#notice').replaceChildren(
-        el('strong', { class: 'title' }, 'This table needs your seat’s link'),
-        el('span', { class: 'detail' }, ' Open the link you got when the match was created (it ends in #token=…), or '),
-        el('a', { href: '/play' }, 'start a new match'), el('span', {}, ', or '), el('a', { href: `/viewer/${encodeURIComponent(id)}` }, 'watch this one'), '.');
-      $('#notice').hidden = false;
-      document.body.dataset.ready = 'no-token';
-      return;
-    }
+  /** A waiting table's open seat, taken with a name: the seat's token goes to this tab, and the table opens. */
+  async function join(id) {
+    const api = `/api/matches/${encodeURIComponent(id)}`;
+    const pub = await call('GET', api);
+    const open = () => pub.seats.filter((s) => s.name === null).map((s) => s.seat);
+    if (pub.status !== 'waiting' || !open().length) return false;
+    document.title = 'Bismarck — take a seat';
+    const named = pub.seats.filter((s) => s.name !== null).map((s) => (s.bot ? `${s.name} (bot)` : s.name));
+    $('#joinWho').textContent = `At this table: ${named.join(', ')}. ${open().length === 1 ? 'One seat is' : `${open().length} seats are`} open; the match starts when every seat is taken (${pub.options.schedule}).`;
+    $('#join').hidden = false;
+    $('#joinName').focus();
+    $('#joinForm').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      clearProblem();
+      $('#joinBtn').disabled = true;
+      try {
+        // Someone faster may take a seat meanwhile (409 SEAT_TAKEN): the next open one, read again.
+        for (;;) {
+          const seats = open();
+          if (!seats.length) throw new Problem(409, { title: 'The table is full', detail: 'Every seat was taken meanwhile.' });
+          try {
+            const joined = await call('POST', `${api}/seats/${seats[0]}/join`, { body: { name: $('#joinName').value.trim() } });
+            const table = `/play/${encodeURIComponent(id)}`;
+            if (remember(id, joined.token)) location.reload();
+            else location.replace(`${table}#token=${encodeURIComponent(joined.token)}`);
+            return;
+          } catch (error) {
+            if (error.code !== 'SEAT_TAKEN') throw error;
+            Object.assign(pub, await call('GET', api));
+          }
+        }
+      } catch (error) {
+        showProblem(error);
+        $('#joinBtn').disabled = false;
+      }
+    });
+    document.body.dataset.ready = 'join';
+    return true;
+  }
+
+  function needsLink(id) {
+    $('#notice').replaceChildren(
+      el('strong', { class: 'title' }, 'This table needs your seat’s link'),
+      el('span', { class: 'detail' }, ' Open the link you got when the match was created (it ends in #token=…), or '),
+      el('a', { href: '/play' }, 'start a new match'), el('span', {}, ', or '), el('a', { href: `/viewer/${encodeURIComponent(id)}` }, 'watch this one'), '.');
+    $('#notice').hidden = false;
+    document.body.dataset.ready = 'no-token';
+  }
+
+  /** The table of the seat whose token this tab holds. */
+  function seated(id, token) {
+    const api = `/api/matches/${encodeURIComponent(id)}`;
+    const state = { view: null, scorecard: null, picked: new Set(), pickedDeal: null, showLast: false, busy: false, ended: false };
 
     /** A seat's name; two seats of one name (two bots of one strength) are told apart by their seat. */
     const name = (seat) => {
       const seats = state.view?.seats ?? [];
-      const own = seats[seat]?.name ?? `seat ${seat}`;
+      const own = seats[seat]?.name;
+      if (own === null || own === undefined) return `open seat ${seat}`;
       return seats.filter((s) => s.name === own).length > 1 ? `${own} (seat ${seat})` : own;
     };
     const quota = (view, seat) => {
@@ -184,7 +237,9 @@
         info.push(`Deal ${view.dealNumber || 1} of ${view.dealsInMatch}`);
         if (view.contract) info.push(' · ', view.contract === 'trump' ? 'trump ' : view.contract === 'spades' ? 'spades ' : CONTRACT_LABELS[view.contract], ...(view.trump ? [suitMark(view.trump)] : []));
         if (view.turn !== null) info.push(' · ', view.turn === view.seat ? el('strong', {}, 'your turn') : `${name(view.turn)} to act`);
-      } else info.push(`The match is ${view.status}`);
+      } else if (view.status === 'waiting') info.push('Waiting for players to take the open seats');
+      else if (view.status === 'abandoned') info.push('This table was closed: nobody took its open seats in time');
+      else info.push(`The match is ${view.status}`);
       $('#info').replaceChildren(...info);
       $('#tableCards').replaceChildren(...(view.tableCards.length ? [el('span', { class: 'label' }, 'table cards'), ...view.tableCards.map((c) => faceUp(c))] : []));
       $('#trick').replaceChildren(...view.trick.map((p) => el('figure', {}, faceUp(p.card), el('figcaption', {}, p.seat === view.seat ? 'you' : name(p.seat)))));
@@ -201,6 +256,8 @@
       const legal = view.legal;
       const box = $('#actions');
       if (view.status === 'finished') return box.replaceChildren(el('p', {}, 'The match is over: the final scorecard is below. ', el('a', { href: '/play' }, 'Play again')));
+      if (view.status === 'waiting') return renderInvite(view, box);
+      if (view.status === 'abandoned') return box.replaceChildren(el('p', {}, el('a', { href: '/play' }, 'Start a new match')));
       if (!legal) return box.replaceChildren(el('p', { class: 'waiting' }, view.turn === null ? 'Waiting…' : `Waiting for ${name(view.turn)}…`));
       switch (legal.action) {
         case 'deal':
@@ -232,6 +289,30 @@
         default:
           return box.replaceChildren(el('p', {}, `The service asks for “${legal.action}”, which this page does not know.`));
       }
+    }
+
+    /** A waiting table: the link that seats a friend (it holds no token), or a bot for an open seat. */
+    function renderInvite(view, box) {
+      const open = view.seats.filter((s) => s.name === null).map((s) => s.seat);
+      // Kept while the open seats are the same (a selection, a copy in progress), its buttons on again.
+      if (box.querySelector('#inviteLink') && box.dataset.open === open.join()) {
+        for (const b of box.querySelectorAll('button')) b.disabled = false;
+        return;
+      }
+      box.dataset.open = open.join();
+      const link = el('input', { id: 'inviteLink', readonly: true, value: `${location.origin}/play/${encodeURIComponent(id)}`, 'aria-label': 'Link to this table', spellcheck: 'false' });
+      const copy = el('button', { id: 'copyLink', type: 'button', onclick: () => {
+        link.select();
+        navigator.clipboard?.writeText(link.value).then(() => { copy.textContent = 'Copied'; }, () => undefined);
+      } }, 'Copy link');
+      box.replaceChildren(
+        el('p', {}, `Waiting for ${open.length === 1 ? 'one more player' : `${open.length} more players`}. Send this link to ${open.length === 1 ? 'a friend' : 'your friends'}: opened in a browser, it offers the open seat${open.length === 1 ? '' : 's'}.`),
+        el('div', { class: 'row' }, link, copy),
+        el('p', {}, 'Or let the service play a seat:'),
+        el('div', { class: 'row' }, ...open.map((seat) => el('button', {
+          type: 'button', class: 'botSeat', 'data-seat': String(seat), onclick: () => act(`seats/${seat}/bot`, { bot: 'greedy' }),
+        }, `a bot for open seat ${seat}`))),
+      );
     }
 
     function renderHand(view) {
