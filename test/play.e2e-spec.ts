@@ -465,6 +465,21 @@ describe('the playable table in a real browser', () => {
     await page.close();
   }, 60_000);
 
+  it('says under the scorecard how this match is scored (quick: only tricks over the quota; modern: zero-sum)', async () => {
+    for (const [schedule, scoring, words] of [['quick', 'overOnly', 'falling short costs nothing'], ['modern', 'zeroSum', 'less those you fall short of it']]) {
+      const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule } }).expect(201)).body;
+      expect(m.options.scoring).toBe(scoring);
+      const { page, errors } = await openPage(1280);
+      await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const text = await page.textContent('#scoring');
+      expect(text).toContain(words);
+      expect(text).toContain('Quotas: forehand 8, the others 4; in pass forehand 4, the others 6.');
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  }, 60_000);
+
   it('lets the seat on the dealer\'s right cut a provably fair deal, with its own string', async () => {
     // Seat 1 deals (a person who waits), so seat 0 cuts.
     const m = await dealtByBjorn();

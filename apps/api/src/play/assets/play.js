@@ -10,6 +10,12 @@
   // The hand is sorted by suit, black and red in turn, then from the ace down.
   const SUIT_ORDER = 'SHCD';
   const RANK_ORDER = 'AKQJT98765432';
+  // How a deal is scored (docs/rules.md §5), in the scorecard's words: each cell is "tricks (points)".
+  const QUOTAS = 'Quotas: forehand 8, the others 4; in pass forehand 4, the others 6.';
+  const SCORING = {
+    zeroSum: `Scoring: your points are the tricks you take over your quota, less those you fall short of it; in pass the other way round (fewer is better). ${QUOTAS} A deal's points add up to 0; the highest total wins.`,
+    overOnly: `Scoring: your points are the tricks you take over your quota; falling short costs nothing. In pass the tricks you stay under it score instead. ${QUOTAS} The highest total wins.`,
+  };
   const CONTRACT_LABELS = { spades: 'spades (♠ trumps)', notrump: 'no trump', pass: 'pass (take few tricks)' };
 
   const $ = (sel) => document.querySelector(sel);
@@ -368,6 +374,7 @@
           el('tbody', {}, ...rows),
           el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, sc.finished ? 'final' : 'totals'), ...sc.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))),
         ...(sc.finished ? [el('p', { id: 'winners' }, `Winner${sc.winners.length > 1 ? 's' : ''}: ${sc.winners.map(name).join(', ')}`)] : []),
+        el('p', { id: 'scoring', class: 'muted' }, SCORING[view.options.scoring] ?? `Scoring: ${view.options.scoring}.`),
       );
     }
 
