@@ -111,7 +111,7 @@ function cardsOutsideSeats(page: Page): Promise<string[]> {
 
 /** The four step buttons stand on one line, every card inside its seat, and nothing is wider than the window. */
 async function expectLayoutHolds(page: Page): Promise<void> {
-  const tops = await page.$$eval('#controls button', (bs) => bs.map((b) => (b as HTMLElement).offsetTop));
+  const tops = await page.$$eval('#stepper button', (bs) => bs.map((b) => (b as HTMLElement).offsetTop));
   expect(tops).toHaveLength(4);
   expect(new Set(tops).size).toBe(1);
   expect(await cardsOutsideSeats(page)).toEqual([]);
@@ -168,6 +168,43 @@ describe('the replay viewer in a real browser', () => {
     await Promise.all([page.waitForURL(`${base}/viewer/${m.id}`), page.click('#forked-from')]);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.textContent('#audit')).toMatch(/^audit ok/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('plays on from the moment on screen of a finished match: a fork, with a link to each person\'s seat at the table', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    await playToEnd(t.http, m, seededPick(5));
+    const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
+    // The card that completes the first trick: its TrickTaken comes in the same move, so the fork is made just before.
+    const inside = events.find((e: any) => e.type === 'TrickTaken').version - 1;
+    const refused = (await t.http().post(`/api/matches/${m.id}/fork?version=${inside}`).expect(422)).body;
+    const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${base}/viewer/${m.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.isVisible('#forkBtn')).toBe(true);
+    await showVersion(page, inside);
+    await page.click('#forkBtn');
+    await page.waitForSelector('#forkResult[data-fork]');
+    const forkId = (await page.getAttribute('#forkResult', 'data-fork'))!;
+    const fork = (await t.http().get(`/api/matches/${forkId}`).expect(200)).body;
+    expect(fork.forkedFrom).toEqual({ matchId: m.id, version: refused.nearestForkable.before });
+    expect(await page.textContent('#forkResult')).toContain(`from event ${refused.nearestForkable.before}`);
+    const seats = await page.$$eval('#forkResult a.fork-seat', (as) => as.map((a) => a.textContent));
+    expect(seats).toEqual(m.seats.map((s) => `play ${s.name}'s seat`));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // A seat's link opens the fork's table for that seat.
+    await page.click('#forkResult a.fork-seat');
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(page.url()).toBe(`${base}/play/${forkId}`);
+    expect(await page.textContent('#myInfo h2')).toContain(`${m.seats[0].name} (you)`);
+    // A match in play cannot be forked: no button.
+    const playing = await createMatch(t.http, { options: { schedule: 'quick' } });
+    await page.goto(`${base}/viewer/${playing.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.isVisible('#forkBtn')).toBe(false);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
@@ -419,7 +456,7 @@ describe('the replay viewer in a real browser', () => {
         await page.goto(`${base}/viewer/${id}`);
         await page.waitForSelector('body[data-ready="missing"]');
         expect(await page.textContent('#notice h2')).toBe(`No match “${id}”`);
-        expect(await page.getAttribute('#notice a', 'href')).toBe('/docs');
+        expect(await page.$$eval('#notice a', (as) => as.map((a) => a.getAttribute('href')))).toEqual(['/play', '/docs']);
         const box = (await page.$('#notice'))!;
         expect((await box.boundingBox())!.y).toBeLessThan(150); // at the top, under the header
         expect(await page.isVisible('#table')).toBe(false);

@@ -200,6 +200,7 @@
     // A fork's origin is a finished match, public: linked without this page's token.
     if (pub.forkedFrom) badges.push(el('a', { class: 'badge', id: 'forked-from', href: `./${encodeURIComponent(pub.forkedFrom.matchId)}` }, `a fork of ${pub.forkedFrom.matchId.slice(0, 8)}… at version ${pub.forkedFrom.version}`));
     $('#badges').replaceChildren(...badges);
+    $('#fork').hidden = pub.status !== 'finished'; // only a finished match can be forked
     $('#match').textContent = `${pub.options.schedule} · ${id}`;
   }
 
@@ -217,6 +218,35 @@
     else if (e.key === 'End') $('#last').click();
   });
 
+  // Play on from the moment on screen: a fork of the finished match (POST …/fork), a new match with
+  // fresh tokens; each person's seat is a link to the table (the token in the fragment, never sent).
+  $('#forkBtn').onclick = async () => {
+    $('#forkBtn').disabled = true;
+    $('#forkResult').replaceChildren('…');
+    try {
+      const fork = async (version) => {
+        const res = await fetch(`${api}/fork?version=${version}`, { method: 'POST', headers }).catch(() => null);
+        const body = res && (await res.json().catch(() => null));
+        // Inside a move (its events are appended together): the moment just before it.
+        if (res?.status === 422 && body?.nearestForkable?.before != null && body.nearestForkable.before < version) return fork(body.nearestForkable.before);
+        if (!res?.ok) throw new Error(body?.detail || body?.title || 'The service cannot be reached.');
+        return { ...body, from: version };
+      };
+      const made = await fork(state.version);
+      const seats = made.seats.filter((s) => s.token);
+      $('#forkResult').replaceChildren(
+        el('span', {}, `A new match from event ${made.from}, the same cards from there on: `),
+        ...seats.map((s) => el('a', { class: 'fork-seat', href: `/play/${encodeURIComponent(made.id)}#token=${encodeURIComponent(s.token)}` }, `play ${s.name}'s seat`)),
+        el('a', { id: 'fork-viewer', href: `./${encodeURIComponent(made.id)}` }, 'watch it'),
+      );
+      $('#forkResult').dataset.fork = made.id;
+    } catch (e) {
+      $('#forkResult').replaceChildren(el('span', { class: 'red' }, String(e.message || e)));
+    } finally {
+      $('#forkBtn').disabled = false;
+    }
+  };
+
   function fail(error) { $('#error').textContent = String(error.message || error); }
 
   // Nothing to show (an unknown id, or not a match id at all): say so at the top, and where to start.
@@ -227,7 +257,7 @@
     $('#notice').replaceChildren(
       el('h2', {}, missing ? `No match “${id}”` : 'The match could not be loaded'),
       el('p', {}, missing ? 'There is no match with this id. Check the link: a match id looks like 1b4e28ba-2fa1-4f2c-883f-0cda2b9c6e1a.' : String(error.message || error)),
-      ...(missing ? [el('p', {}, 'To start a match, see ', el('a', { href: '/docs' }, 'the API documentation'), ' (POST /api/matches), then open /viewer/ followed by its id.')] : []),
+      ...(missing ? [el('p', {}, 'To start a match, against bots or with friends, open ', el('a', { href: '/play' }, 'the table'), '; to write a client, see ', el('a', { href: '/docs' }, 'the API documentation'), '.')] : []),
     );
     $('#notice').hidden = false;
     document.body.dataset.ready = missing ? 'missing' : 'failed';
