@@ -261,6 +261,25 @@ describe('the replay viewer in a real browser', () => {
     }
   }, 60_000);
 
+  it('follows live again after End (or ▶|), having stepped back in a match in play', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    for (let i = 0; i < 4; i++) await playOneAction(t.http, m);
+    const page = await browser.newPage();
+    await page.goto(`${base}/viewer/${m.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const shows = async (version: number) => page.waitForFunction((v) => document.querySelector('#step')?.getAttribute('data-version') === String(v), version, { timeout: 15_000 });
+    const latest = async () => (await t.http().get(`/api/matches/${m.id}`).expect(200)).body.version;
+    await page.keyboard.press('Home');
+    await shows(1);
+    expect(await page.isChecked('#live')).toBe(false);
+    await page.keyboard.press('End');
+    await shows(await latest());
+    expect(await page.isChecked('#live')).toBe(true);
+    await playOneAction(t.http, m);
+    await shows(await latest());
+    await page.close();
+  }, 60_000);
+
   it('shows a spectator only card backs for the hands of a deal in play', async () => {
     const m = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });
     for (let i = 0; i < 6; i++) await playOneAction(t.http, m);

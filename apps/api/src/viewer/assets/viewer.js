@@ -206,7 +206,8 @@
 
   const step = (delta) => { state.following = false; $('#live').checked = false; void show(state.version + delta).catch(fail); };
   $('#first').onclick = () => { state.following = false; $('#live').checked = false; void show(1).catch(fail); };
-  $('#last').onclick = () => void show(state.latest).catch(fail);
+  // The last event is the live edge: from there the page follows the match again.
+  $('#last').onclick = () => { state.following = true; $('#live').checked = true; void show(state.latest).catch(fail); };
   $('#prev').onclick = () => step(-1);
   $('#next').onclick = () => step(1);
   $('#slider').oninput = (e) => { state.following = false; $('#live').checked = false; void show(Number(e.target.value)).catch(fail); };
