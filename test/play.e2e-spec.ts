@@ -188,6 +188,7 @@ describe('the playable table in a real browser', () => {
     const seen = new Set<string>();
     let steps = 0;
     let checked = 0;
+    let stillOnTable = 0;
     let shot360 = false;
     let shot1280 = false;
     for (;;) {
@@ -207,6 +208,14 @@ describe('the playable table in a real browser', () => {
         const dimmed = await page.$$eval('#hand button.dim', (bs) => bs.map((b) => [b.getAttribute('data-card'), (b as HTMLButtonElement).disabled]));
         expect(dimmed.map(([c]) => c).sort()).toEqual(view.hand.filter((c: string) => !view.legal.cards.includes(c)).sort());
         expect(dimmed.every(([, disabled]) => disabled)).toBe(true);
+      }
+      // A trick just taken stays on the table, with who took it, until the next card is led.
+      if (view.phase === 'play' && view.trick.length === 0 && view.lastTrick) {
+        expect(await page.$$eval('#trick [data-card]', (cs) => cs.map((c) => c.getAttribute('data-card')))).toEqual(view.lastTrick.cards.map((p: any) => p.card));
+        const w = view.lastTrick.winner;
+        const twin = view.seats.filter((x: any) => x.name === view.seats[w].name).length > 1; // two "Greedy bot"s: told apart by seat
+        expect(await page.textContent('#trick .takenBy')).toBe(`taken by ${w === seat ? 'you' : `${view.seats[w].name}${twin ? ` (seat ${w})` : ''}`}`);
+        stillOnTable++;
       }
       checked++;
       if (view.status === 'finished' || (await page.getAttribute('body', 'data-status')) === 'finished') break;
@@ -289,6 +298,7 @@ describe('the playable table in a real browser', () => {
     // The whole quick match: a lay-away as forehand, a deal as dealer, and cards to the end.
     expect([...seen]).toEqual(expect.arrayContaining(['play', 'discard', 'deal']));
     expect(checked).toBeGreaterThan(48);
+    expect(stillOnTable).toBeGreaterThan(0);
     const scorecard = (await t.http().get(`${api}/scorecard`).expect(200)).body;
     expect(scorecard.finished).toBe(true);
     await page.waitForSelector('#winners');

@@ -248,8 +248,16 @@
       else info.push(`The match is ${view.status}`);
       $('#info').replaceChildren(...info);
       $('#tableCards').replaceChildren(...(view.tableCards.length ? [el('span', { class: 'label' }, 'table cards'), ...view.tableCards.map((c) => faceUp(c))] : []));
-      $('#trick').replaceChildren(...view.trick.map((p) => el('figure', {}, faceUp(p.card), el('figcaption', {}, p.seat === view.seat ? 'you' : name(p.seat)))));
       const last = view.lastTrick;
+      // A trick just taken stays on the table until the next card is led, as cards do on a real table
+      // (the bots answer at once: else a person never sees the cards that fell after their own).
+      const taken = view.trick.length === 0 && view.phase === 'play' && last ? last : null;
+      const who = (seat) => (seat === view.seat ? 'you' : name(seat));
+      $('#trick').classList.toggle('taken', !!taken);
+      $('#trick').replaceChildren(
+        ...(taken ? taken.cards : view.trick).map((p) => el('figure', {}, faceUp(p.card), el('figcaption', {}, who(p.seat)))),
+        ...(taken ? [el('p', { class: 'takenBy' }, `taken by ${who(taken.winner)}`)] : []),
+      );
       $('#lastTrickToggle').hidden = !last;
       $('#lastTrickToggle').textContent = state.showLast ? 'hide last trick (L)' : 'show last trick (L)';
       $('#lastTrickToggle').setAttribute('aria-expanded', String(state.showLast && !!last));
