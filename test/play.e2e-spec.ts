@@ -387,6 +387,12 @@ describe('the playable table in a real browser', () => {
     const offered = await page.$$eval('#contracts button', (bs) => bs.map((b) => [b.getAttribute('data-key'), b.getAttribute('data-contract'), b.getAttribute('data-trump')]));
     const expected = view.legal.contracts.flatMap((c: string) => (c === 'trump' ? view.legal.trumps.map((s: string) => [c, s]) : [[c, null]]));
     expect(offered).toEqual(expected.map(([c, s]: [string, string | null], i: number) => [String(i + 1), c, s]));
+    // Each button reads differently ("spades" is not "free trump ♠"), and a line says what each contract is.
+    const labels = await page.$$eval('#contracts button', (bs) => bs.map((b) => b.textContent!.replace(/^\d\s*/, '')));
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toEqual(expect.arrayContaining(['spades (♠ trumps)', 'free trump ♠'])); // deal 1 of a modern match: every contract open
+    expect(await page.textContent('#contractHelp')).toContain('free trump: you name the trump suit (♠ too: the same cards, but another contract)');
+    expect(await page.textContent('#contractHelp')).toContain('Each forehand plays each contract once in the match');
     // Blind (the default): forehand sees the four table cards, not yet a hand.
     expect(view.hand).toEqual([]);
     expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(0);

@@ -289,7 +289,8 @@
           return box.replaceChildren(el('p', {}, `Choose the contract${blind}:`), el('div', { class: 'row', id: 'contracts' }, ...choices.map((choice, i) => el('button', {
             type: 'button', class: 'contract', 'data-key': String(i + 1), 'data-contract': choice.contract, 'data-trump': choice.trump,
             onclick: () => act('contract', choice.trump ? { contract: 'trump', trump: choice.trump } : { contract: choice.contract }),
-          }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? ['trump ', suitMark(choice.trump)] : [CONTRACT_LABELS[choice.contract]])))));
+          }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? ['free trump ', suitMark(choice.trump)] : [CONTRACT_LABELS[choice.contract]]))),
+          ), el('p', { id: 'contractHelp', class: 'muted' }, contractHelp(view, legal)));
         }
         case 'discard': {
           const n = state.picked.size;
@@ -327,6 +328,19 @@
           type: 'button', class: 'botSeat', 'data-seat': String(seat), onclick: () => act(`seats/${seat}/bot`, { bot: 'greedy' }),
         }, `a bot for open seat ${seat}`))),
       );
+    }
+
+    /** What the offered contracts mean (docs/rules.md §3), so that "spades" and "free trump ♠" are told apart. */
+    function contractHelp(view, legal) {
+      const words = {
+        spades: 'spades: spades are trumps',
+        trump: 'free trump: you name the trump suit' + (legal.contracts.includes('spades') && legal.trumps.includes('S') ? ' (♠ too: the same cards, but another contract)' : ''),
+        notrump: 'no trump: no suit is trumps',
+        pass: 'pass: take as few tricks as you can',
+      };
+      const quota = 'Quotas: you 8 tricks, the others 4 each; in pass you 4, the others 6 (there, fewer is better).';
+      const once = view.options.schedule === 'modern' ? ' Each forehand plays each contract once in the match: these are the ones you have left.' : '';
+      return `${legal.contracts.map((c) => words[c] ?? c).join('; ')}. ${quota}${once}`;
     }
 
     function renderHand(view) {
