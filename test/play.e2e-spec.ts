@@ -456,6 +456,12 @@ describe('the playable table in a real browser', () => {
     await lonely.page.goto(`${base}/play`);
     await lonely.page.waitForSelector('body[data-ready="lobby"]');
     await lonely.page.selectOption('#others', 'friend');
+    // No name yet (there is no default one, like "You", that the others would see as a player's): no match.
+    expect(await lonely.page.inputValue('#name')).toBe('');
+    await lonely.page.click('#start');
+    expect(await lonely.page.evaluate(() => (document.querySelector('#name') as HTMLInputElement).validity.valueMissing)).toBe(true);
+    expect(await lonely.page.getAttribute('body', 'data-ready')).toBe('lobby');
+    await lonely.page.fill('#name', 'Ann');
     await lonely.page.click('#start');
     await lonely.page.waitForSelector('button.botSeat');
     expect(await lonely.page.$$eval('button.botSeat', (bs) => bs.map((b) => b.getAttribute('data-seat')))).toEqual(['1']);
