@@ -280,6 +280,24 @@ describe('the replay viewer in a real browser', () => {
     await page.close();
   }, 60_000);
 
+  it('takes a seat\'s token from the link, keeps it out of the address bar, and shows that seat\'s cards after a reload', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });
+    for (let i = 0; i < 3; i++) await playOneAction(t.http, m);
+    const seat = m.seats[0];
+    const hand = (await t.http().get(`/api/matches/${m.id}/view`).set('Authorization', `Bearer ${seat.token}`).expect(200)).body.hand;
+    expect(hand.length).toBeGreaterThan(0);
+    const page = await browser.newPage();
+    await page.goto(`${base}/viewer/${m.id}#token=${encodeURIComponent(seat.token)}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.evaluate(() => location.href)).toBe(`${base}/viewer/${m.id}`);
+    const own = () => page.$$eval('#seat-0 .hand .card[data-card]', (cs) => cs.map((c) => c.getAttribute('data-card')));
+    expect((await own()).sort()).toEqual([...hand].sort());
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    expect((await own()).sort()).toEqual([...hand].sort());
+    await page.close();
+  }, 60_000);
+
   it('shows a spectator only card backs for the hands of a deal in play', async () => {
     const m = await createMatch(t.http, { options: { schedule: 'quick', contractChoice: 'informed' } });
     for (let i = 0; i < 6; i++) await playOneAction(t.http, m);

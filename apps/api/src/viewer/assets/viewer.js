@@ -3,7 +3,16 @@
 (() => {
   'use strict';
   const id = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
-  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  // A seat's token, as on the table (play.js): from the fragment, then kept in this tab's session storage
+  // (under the table's key, so the table's "replay viewer" link shows the seat's own cards) and removed
+  // from the address bar, so that a copied link never carries it.
+  const tokenKey = `bismarck.seat-token.${id}`;
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    try { sessionStorage.setItem(tokenKey, fromHash); } catch { /* storage off: memory only */ }
+    history.replaceState(history.state, '', location.pathname + location.search);
+  }
+  const token = fromHash ?? (() => { try { return sessionStorage.getItem(tokenKey); } catch { return null; } })();
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const api = `/api/matches/${encodeURIComponent(id)}`;
   const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
