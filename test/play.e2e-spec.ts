@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
 import { startTestApp, useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { bearer } from './support/player';
@@ -472,6 +473,33 @@ describe('the playable table in a real browser', () => {
     expect(lonely.errors).toEqual([]);
     await lonely.page.close();
   }, 90_000);
+
+  it('says a lobby table nobody filled in time was closed, to a visitor and to the person who opened it', async () => {
+    const m = (await t.http().post('/api/matches').send({ players: ['Astrid', null, null], options: { schedule: 'quick' } }).expect(201)).body;
+    // A second api whose lobby tables age in a second; its sweep closes this one.
+    Object.assign(process.env, { LOBBY_TTL_MS: '1000', LOBBY_SWEEP_MS: '3600000' });
+    const sweeper = await startTestApp(t.db).finally(() => { delete process.env.LOBBY_TTL_MS; delete process.env.LOBBY_SWEEP_MS; });
+    try {
+      await new Promise((r) => setTimeout(r, 1300));
+      expect(await sweeper.app.get(LobbySweeper).sweep()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await sweeper.stopApp();
+    }
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('abandoned');
+    const visitor = await openPage(375);
+    await visitor.page.goto(`${base}/play/${m.id}`);
+    await visitor.page.waitForSelector('body[data-ready="abandoned"]');
+    expect(await visitor.page.textContent('#notice .title')).toBe('This table was closed');
+    expect(await visitor.page.isVisible('#join')).toBe(false);
+    const host = await openPage(375);
+    await host.page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await host.page.waitForSelector('body[data-ready="true"]');
+    expect(await host.page.textContent('#info')).toBe('This table was closed: nobody took its open seats in time');
+    expect(await host.page.getAttribute('#actions a', 'href')).toBe('/play');
+    expect(visitor.errors.concat(host.errors)).toEqual([]);
+    await visitor.page.close();
+    await host.page.close();
+  }, 60_000);
 
   it('keeps the scorecard\'s headings and deal numbers whole at 375 px, with twelve deals and a long name', async () => {
     const m = (await t.http().post('/api/matches').send({ players: ['Maria-Magdalena Johansson-Lindqvist', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'modern' } }).expect(201)).body;

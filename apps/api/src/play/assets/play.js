@@ -152,6 +152,14 @@
     const api = `/api/matches/${encodeURIComponent(id)}`;
     const pub = await call('GET', api);
     const open = () => pub.seats.filter((s) => s.name === null).map((s) => s.seat);
+    if (pub.status === 'abandoned') {
+      document.title = 'Bismarck — table closed';
+      $('#notice').replaceChildren(el('strong', { class: 'title' }, 'This table was closed'),
+        el('span', { class: 'detail' }, ' Nobody took its open seats in time. '), el('a', { href: '/play' }, 'Start a new match'), '.');
+      $('#notice').hidden = false;
+      document.body.dataset.ready = 'abandoned';
+      return true;
+    }
     if (pub.status !== 'waiting' || !open().length) return false;
     document.title = 'Bismarck — take a seat';
     const named = pub.seats.filter((s) => s.name !== null).map((s) => (s.bot ? `${s.name} (bot)` : s.name));
