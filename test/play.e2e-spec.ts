@@ -407,6 +407,10 @@ describe('the playable table in a real browser', () => {
     const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
     const chosen = events.find((e: any) => e.type === 'ContractChosen');
     expect(chosen.data).toEqual(expect.objectContaining({ seat: 0, contract, trump }));
+    // The lay-away follows: its button, not usable before four cards are picked, still reads at 4.5:1.
+    await page.waitForSelector('body[data-legal="discard"]', { timeout: 15_000 });
+    expect(await page.isDisabled('#layAway')).toBe(true);
+    expect(await lowContrast(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
