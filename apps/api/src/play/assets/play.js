@@ -85,7 +85,7 @@
     $('#notice').replaceChildren();
   }
 
-  // ---- The lobby: a match against two bots. ----------------------------------------------------------
+  // ---- The lobby: a match against bots, or with seats open for friends. ---------------------------------
   function lobby() {
     document.title = 'Bismarck — start a match';
     // Friends in the other seats: those seats stay open, and the table shows the link that takes them.
@@ -177,9 +177,9 @@
           if (!seats.length) throw new Problem(409, { title: 'The table is full', detail: 'Every seat was taken meanwhile.' });
           try {
             const joined = await call('POST', `${api}/seats/${seats[0]}/join`, { body: { name: $('#joinName').value.trim() } });
-            const table = `/play/${encodeURIComponent(id)}`;
-            if (remember(id, joined.token)) location.reload();
-            else location.replace(`${table}#token=${encodeURIComponent(joined.token)}`);
+            remember(id, joined.token); // a reload finds it (without storage, this page holds it in memory)
+            $('#join').hidden = true;
+            seated(id, joined.token);
             return;
           } catch (error) {
             if (error.code !== 'SEAT_TAKEN') throw error;
