@@ -90,7 +90,10 @@
       return void loadAnalysis(revealed.deal);
     }
     const name = (s) => seatName(view.seats, s);
-    const par = a.par.tricks.map((t, s) => `${name(s)} ${t ?? '?'} (${signed(a.par.points[s])})`).join(' · ');
+    // A seat whose solve from the first lead stopped at the node budget has no par: said in words, not "? (?)".
+    const par = a.par.tricks.every((t) => t === null)
+      ? 'not found within the analysis budget (from the first lead there are too many positions)'
+      : a.par.tricks.map((t, s) => `${name(s)} ${t ?? 'not found'}${t === null ? '' : ` (${signed(a.par.points[s])})`}`).join(' · ');
     const costly = a.cards.filter((c) => c.cost !== null && c.cost >= 1);
     box.replaceChildren(
       el('p', { id: 'par' }, `Deal ${a.deal} par, every card face up, each seat against the other two: ${par}`),
