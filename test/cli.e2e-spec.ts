@@ -189,6 +189,10 @@ describe('bismarck play --bots 2, a person in the third seat', () => {
     expect(play.code).toBe(0);
     expect(play.out).toMatch(/seats\/2\/join/);
     expect(play.out).not.toMatch(/seats\/[01]\/join/);
+    // A person may take the seat in a browser instead, and watch the match again afterwards.
+    const id = /^match ([0-9a-f-]{36}) /m.exec(play.out)![1];
+    expect(play.out).toContain(`take a seat in a browser (the table offers the open seats):\n  ${url}/play/${id}\n`);
+    expect(play.out).toContain(`\nwatch it again: ${url}/viewer/${id}\n`);
     expect(bot).toMatchObject({ code: 0, err: '' });
     expect(bot.out).toMatch(/^seat 2: \d+ actions; totals /m);
     expect(play.out).toMatch(/seat 2 You +-?\d+/);

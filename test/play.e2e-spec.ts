@@ -2,7 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { useTestApp } from './support/app';
+import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
+import { startTestApp, useTestApp } from './support/app';
 import { listenLocal } from './support/server';
 import { bearer } from './support/player';
 
@@ -93,6 +94,23 @@ async function expectFitsAt360(page: Page): Promise<void> {
   expect(outside).toBe(0);
 }
 
+/** The words of these elements' text that are broken over two lines (a word drawn in more than one box), as in test/viewer.e2e-spec.ts. */
+function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (cells) => cells.flatMap((cell) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent!.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index!);
+        range.setEnd(node, word.index! + word[0].length);
+        if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+      }
+    }
+    return broken;
+  }));
+}
+
 /** A quick match of two persons and a bot whose first dealer is seat 1 (Bjørn), so that seat 0 cuts: unseeded, drawn until that happens. */
 async function dealtByBjorn(): Promise<any> {
   for (;;) {
@@ -171,6 +189,7 @@ describe('the playable table in a real browser', () => {
     const seen = new Set<string>();
     let steps = 0;
     let checked = 0;
+    let stillOnTable = 0;
     let shot360 = false;
     let shot1280 = false;
     for (;;) {
@@ -190,6 +209,14 @@ describe('the playable table in a real browser', () => {
         const dimmed = await page.$$eval('#hand button.dim', (bs) => bs.map((b) => [b.getAttribute('data-card'), (b as HTMLButtonElement).disabled]));
         expect(dimmed.map(([c]) => c).sort()).toEqual(view.hand.filter((c: string) => !view.legal.cards.includes(c)).sort());
         expect(dimmed.every(([, disabled]) => disabled)).toBe(true);
+      }
+      // A trick just taken stays on the table, with who took it, until the next card is led.
+      if (view.phase === 'play' && view.trick.length === 0 && view.lastTrick) {
+        expect(await page.$$eval('#trick [data-card]', (cs) => cs.map((c) => c.getAttribute('data-card')))).toEqual(view.lastTrick.cards.map((p: any) => p.card));
+        const w = view.lastTrick.winner;
+        const twin = view.seats.filter((x: any) => x.name === view.seats[w].name).length > 1; // two "Greedy bot"s: told apart by seat
+        expect(await page.textContent('#trick .takenBy')).toBe(`taken by ${w === seat ? 'you' : `${view.seats[w].name}${twin ? ` (seat ${w})` : ''}`}`);
+        stillOnTable++;
       }
       checked++;
       if (view.status === 'finished' || (await page.getAttribute('body', 'data-status')) === 'finished') break;
@@ -272,6 +299,7 @@ describe('the playable table in a real browser', () => {
     // The whole quick match: a lay-away as forehand, a deal as dealer, and cards to the end.
     expect([...seen]).toEqual(expect.arrayContaining(['play', 'discard', 'deal']));
     expect(checked).toBeGreaterThan(48);
+    expect(stillOnTable).toBeGreaterThan(0);
     const scorecard = (await t.http().get(`${api}/scorecard`).expect(200)).body;
     expect(scorecard.finished).toBe(true);
     await page.waitForSelector('#winners');
@@ -360,6 +388,12 @@ describe('the playable table in a real browser', () => {
     const offered = await page.$$eval('#contracts button', (bs) => bs.map((b) => [b.getAttribute('data-key'), b.getAttribute('data-contract'), b.getAttribute('data-trump')]));
     const expected = view.legal.contracts.flatMap((c: string) => (c === 'trump' ? view.legal.trumps.map((s: string) => [c, s]) : [[c, null]]));
     expect(offered).toEqual(expected.map(([c, s]: [string, string | null], i: number) => [String(i + 1), c, s]));
+    // Each button reads differently ("spades" is not "free trump ♠"), and a line says what each contract is.
+    const labels = await page.$$eval('#contracts button', (bs) => bs.map((b) => b.textContent!.replace(/^\d\s*/, '')));
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toEqual(expect.arrayContaining(['spades (♠ trumps)', 'free trump ♠'])); // deal 1 of a modern match: every contract open
+    expect(await page.textContent('#contractHelp')).toContain('free trump: you name the trump suit (♠ too: the same cards, but another contract)');
+    expect(await page.textContent('#contractHelp')).toContain('Each forehand plays each contract once in the match');
     // Blind (the default): forehand sees the four table cards, not yet a hand.
     expect(view.hand).toEqual([]);
     expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(0);
@@ -373,8 +407,131 @@ describe('the playable table in a real browser', () => {
     const events = (await t.http().get(`/api/matches/${m.id}/events?limit=1000`).expect(200)).body.events;
     const chosen = events.find((e: any) => e.type === 'ContractChosen');
     expect(chosen.data).toEqual(expect.objectContaining({ seat: 0, contract, trump }));
+    // The lay-away follows: its button, not usable before four cards are picked, still reads at 4.5:1.
+    await page.waitForSelector('body[data-legal="discard"]', { timeout: 15_000 });
+    expect(await page.isDisabled('#layAway')).toBe(true);
+    expect(await lowContrast(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it('seats three people from three browser windows: a table with open seats, its link, a name, and a bot for a seat', async () => {
+    const astrid = await openPage(1280);
+    await astrid.page.goto(`${base}/play`);
+    await astrid.page.waitForSelector('body[data-ready="lobby"]');
+    await astrid.page.fill('#name', 'Astrid');
+    await astrid.page.selectOption('#others', 'friends');
+    expect(await astrid.page.isVisible('#bot')).toBe(false); // no bot to choose
+    await astrid.page.click('#start');
+    await astrid.page.waitForSelector('#inviteLink');
+    const link = await astrid.page.inputValue('#inviteLink');
+    const id = new URL(link).pathname.split('/').pop()!;
+    expect(link).toBe(`${base}/play/${id}`); // the table's address, no token in it
+    expect(await astrid.page.textContent('#info')).toBe('Waiting for players to take the open seats');
+    expect(await astrid.page.$$eval('.seat .name', (ns) => ns.map((n) => n.textContent))).toEqual(['open seat 1', 'open seat 2']);
+    // Two friends open the link in their own windows, each types a name and takes a seat.
+    const friends = [];
+    for (const who of ['Bjørn', 'Cecilia']) {
+      const friend = await openPage(375);
+      await friend.page.goto(link);
+      await friend.page.waitForSelector('body[data-ready="join"]');
+      expect(await friend.page.textContent('#joinWho')).toContain('Astrid');
+      await friend.page.fill('#joinName', who);
+      await friend.page.keyboard.press('Enter');
+      await friend.page.waitForSelector('body[data-ready="true"]');
+      expect(await friend.page.textContent('#myInfo h2')).toContain(`${who} (you)`);
+      friends.push(friend);
+    }
+    // The match starts in every window, live: each sees the other two by name.
+    for (const [p, others] of [[astrid, ['Bjørn', 'Cecilia']], [friends[0], ['Cecilia', 'Astrid']], [friends[1], ['Astrid', 'Bjørn']]] as const) {
+      await p.page.waitForSelector('body[data-status="playing"]', { timeout: 15_000 });
+      expect(await p.page.$$eval('.seat .name', (ns) => ns.map((n) => n.textContent))).toEqual(others);
+      expect(p.errors).toEqual([]);
+    }
+    const seats = (await t.http().get(`/api/matches/${id}`).expect(200)).body.seats.map((s: any) => s.name);
+    expect(seats).toEqual(['Astrid', 'Bjørn', 'Cecilia']);
+    // A fourth window finds no open seat: the page asks for the seat's link.
+    const late = await openPage(375);
+    await late.page.goto(link);
+    await late.page.waitForSelector('body[data-ready="no-token"]');
+    for (const p of [astrid, ...friends, late]) await p.page.close();
+
+    // A table for a friend and a bot; the friend does not come, so a second bot takes the seat.
+    const lonely = await openPage(375);
+    await lonely.page.goto(`${base}/play`);
+    await lonely.page.waitForSelector('body[data-ready="lobby"]');
+    await lonely.page.selectOption('#others', 'friend');
+    // No name yet (there is no default one, like "You", that the others would see as a player's): no match.
+    expect(await lonely.page.inputValue('#name')).toBe('');
+    await lonely.page.click('#start');
+    expect(await lonely.page.evaluate(() => (document.querySelector('#name') as HTMLInputElement).validity.valueMissing)).toBe(true);
+    expect(await lonely.page.getAttribute('body', 'data-ready')).toBe('lobby');
+    await lonely.page.fill('#name', 'Ann');
+    await lonely.page.click('#start');
+    await lonely.page.waitForSelector('button.botSeat');
+    expect(await lonely.page.$$eval('button.botSeat', (bs) => bs.map((b) => b.getAttribute('data-seat')))).toEqual(['1']);
+    await lonely.page.click('button.botSeat');
+    await lonely.page.waitForSelector('body[data-status="playing"]', { timeout: 15_000 });
+    expect(await lonely.page.$$eval('.seat .badge.bot', (bs) => bs.length)).toBe(2);
+    expect(await lowContrast(lonely.page)).toEqual([]);
+    expect(lonely.errors).toEqual([]);
+    await lonely.page.close();
+  }, 90_000);
+
+  it('says a lobby table nobody filled in time was closed, to a visitor and to the person who opened it', async () => {
+    const m = (await t.http().post('/api/matches').send({ players: ['Astrid', null, null], options: { schedule: 'quick' } }).expect(201)).body;
+    // A second api whose lobby tables age in a second; its sweep closes this one.
+    Object.assign(process.env, { LOBBY_TTL_MS: '1000', LOBBY_SWEEP_MS: '3600000' });
+    const sweeper = await startTestApp(t.db).finally(() => { delete process.env.LOBBY_TTL_MS; delete process.env.LOBBY_SWEEP_MS; });
+    try {
+      await new Promise((r) => setTimeout(r, 1300));
+      expect(await sweeper.app.get(LobbySweeper).sweep()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await sweeper.stopApp();
+    }
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('abandoned');
+    const visitor = await openPage(375);
+    await visitor.page.goto(`${base}/play/${m.id}`);
+    await visitor.page.waitForSelector('body[data-ready="abandoned"]');
+    expect(await visitor.page.textContent('#notice .title')).toBe('This table was closed');
+    expect(await visitor.page.isVisible('#join')).toBe(false);
+    const host = await openPage(375);
+    await host.page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await host.page.waitForSelector('body[data-ready="true"]');
+    expect(await host.page.textContent('#info')).toBe('This table was closed: nobody took its open seats in time');
+    expect(await host.page.getAttribute('#actions a', 'href')).toBe('/play');
+    expect(visitor.errors.concat(host.errors)).toEqual([]);
+    await visitor.page.close();
+    await host.page.close();
+  }, 60_000);
+
+  it('keeps the scorecard\'s headings and deal numbers whole at 375 px, with twelve deals and a long name', async () => {
+    const m = (await t.http().post('/api/matches').send({ players: ['Maria-Magdalena Johansson-Lindqvist', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'modern' } }).expect(201)).body;
+    const { page, errors } = await openPage(375);
+    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$$eval('#scorecard tbody tr', (rs) => rs.length)).toBe(12);
+    expect(await brokenWords(page, '#scorecard thead th:nth-child(-n+3), #scorecard tbody td:first-child, #scorecard tfoot td:first-child')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.querySelector('#scorecard-table')!.scrollWidth <= document.querySelector('#scorecard')!.clientWidth)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'play-scorecard-375.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('says under the scorecard how this match is scored (quick: only tricks over the quota; modern: zero-sum)', async () => {
+    for (const [schedule, scoring, words] of [['quick', 'overOnly', 'falling short costs nothing'], ['modern', 'zeroSum', 'less those you fall short of it']]) {
+      const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule } }).expect(201)).body;
+      expect(m.options.scoring).toBe(scoring);
+      const { page, errors } = await openPage(1280);
+      await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const text = await page.textContent('#scoring');
+      expect(text).toContain(words);
+      expect(text).toContain('Quotas: forehand 8, the others 4; in pass forehand 4, the others 6.');
+      expect(errors).toEqual([]);
+      await page.close();
+    }
   }, 60_000);
 
   it('lets the seat on the dealer\'s right cut a provably fair deal, with its own string', async () => {
@@ -401,6 +558,32 @@ describe('the playable table in a real browser', () => {
     expect(errors.concat(dealer.errors)).toEqual([]);
     await page.close();
     await dealer.page.close();
+  }, 60_000);
+
+  it('says when the service cannot be reached, and carries on live by itself once it is back (a restart)', async () => {
+    // A second api on the same database, on a port of its own, stopped and started again under the page.
+    let other = await startTestApp(t.db);
+    const port = Number(new URL(await listenLocal(other.app)).port);
+    try {
+      const m = await dealtByBjorn();
+      const { page, errors, urls } = await openPage(360);
+      await page.goto(`http://127.0.0.1:${port}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+      await page.waitForSelector('body[data-legal="cut"]');
+      await other.stopApp();
+      await page.waitForSelector('#notice:not([hidden])', { timeout: 15_000 });
+      expect(await page.textContent('#notice .title')).toBe('The service cannot be reached');
+      other = await startTestApp(t.db);
+      await other.app.listen(port, '127.0.0.1');
+      // The notice goes by itself, and the page listens live again: Bjørn's deal reaches it.
+      await page.waitForSelector('#notice', { state: 'hidden', timeout: 15_000 });
+      await t.http().post(`/api/matches/${m.id}/deal`).set(...bearer(m.seats[1].token)).expect(200);
+      await page.waitForFunction(() => document.querySelectorAll('#hand [data-card]').length === 16, undefined, { timeout: 15_000 });
+      expect(urls.filter((u) => u.includes('/events/stream')).length).toBeGreaterThanOrEqual(2);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await other.stopApp();
+    }
   }, 60_000);
 
   it('keeps its controls off while a move is on its way, even when the table moves meanwhile', async () => {

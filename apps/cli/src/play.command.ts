@@ -37,15 +37,17 @@ export function registerPlayCommand(program: Command): void {
       const server = o.url ? null : await startLocal();
       try {
         const url = o.url ?? server!.url;
-        const card = await playMatch(url, bots, (i) => strategies[i] ?? strategies[0], o);
+        const { id, card } = await playMatch(url, bots, (i) => strategies[i] ?? strategies[0], o);
         console.log(formatScorecard(card));
+        // On a service that stays up, the match can be watched again (an in-process one stops now).
+        if (o.url) console.log(`\nwatch it again: ${url.replace(/\/$/, '')}/viewer/${id}`);
       } finally {
         await server?.stop();
       }
     });
 }
 
-async function playMatch(url: string, bots: number, strategyOf: (i: number) => StrategyName, o: PlayOptions): Promise<Scorecard> {
+async function playMatch(url: string, bots: number, strategyOf: (i: number) => StrategyName, o: PlayOptions): Promise<{ id: string; card: Scorecard }> {
   const api = createBismarckClient(url);
   const name = (seat: number) => `Bot ${seat} (${strategyOf(seat)})`;
   // Three bots take their seats as the match is created (and a seeded match needs them to: it has no
@@ -67,15 +69,17 @@ async function playMatch(url: string, bots: number, strategyOf: (i: number) => S
   for (const line of openSeatLines(url, created.id, bots)) console.log(line);
   const log = o.verbose ? (line: string) => console.log(line) : undefined;
   await Promise.all(tokens.map((token, i) => runBot({ url, match: created.id, token, strategy: strategyOf(i), log })));
-  return unwrap(await api.GET('/api/matches/{id}/scorecard', { params: { path: { id: created.id } } }));
+  return { id: created.id, card: unwrap(await api.GET('/api/matches/{id}/scorecard', { params: { path: { id: created.id } } })) };
 }
 
-/** How a person takes each seat the bots leave open: one command per seat, ready to paste. */
+/** How a person takes each seat the bots leave open: the table's page in a browser, or one command per seat, ready to paste. */
 export function openSeatLines(url: string, matchId: string, bots: number): string[] {
   if (bots >= 3) return [];
   const base = url.replace(/\/$/, '');
   return [
-    'waiting for players; take a seat (the answer holds its token, shown only once):',
+    'waiting for players; take a seat in a browser (the table offers the open seats):',
+    `  ${base}/play/${matchId}`,
+    'or with curl (the answer holds its token, shown only once):',
     ...[0, 1, 2]
       .slice(bots)
       .map((seat) => `  curl -s -X POST ${base}/api/matches/${matchId}/seats/${seat}/join -H 'content-type: application/json' -d '{"name":"You"}'`),

@@ -20,8 +20,8 @@ export class PlayController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @ApiOperation({
     operationId: 'getPlayLobby',
-    summary: 'Play against two bots (HTML)',
-    description: 'A form (your name, the schedule, the bots\' strength) that creates a match against two service bot seats and opens its table.',
+    summary: 'Start a match against bots or friends (HTML)',
+    description: 'A form (your name, the schedule, who takes the other seats, the bots\' strength) that creates a match against service bot seats, or with seats left open for friends, and opens its table.',
   })
   @ApiProduces('text/html')
   @ApiOkResponse(HTML)
@@ -40,7 +40,7 @@ export class PlayController {
   @ApiOperation({
     operationId: 'getPlayTable',
     summary: 'The playable table (HTML)',
-    description: 'Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab\'s session storage and removes it from the address bar). Follows the match live; every action by mouse or keyboard.',
+    description: 'Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab\'s session storage and removes it from the address bar). Without a token, a waiting match offers its open seats. Follows the match live; every action by mouse or keyboard.',
   })
   @ApiMatchId()
   @ApiProduces('text/html')

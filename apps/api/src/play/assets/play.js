@@ -10,6 +10,12 @@
   // The hand is sorted by suit, black and red in turn, then from the ace down.
   const SUIT_ORDER = 'SHCD';
   const RANK_ORDER = 'AKQJT98765432';
+  // How a deal is scored (docs/rules.md §5), in the scorecard's words: each cell is "tricks (points)".
+  const QUOTAS = 'Quotas: forehand 8, the others 4; in pass forehand 4, the others 6.';
+  const SCORING = {
+    zeroSum: `Scoring: your points are the tricks you take over your quota, less those you fall short of it; in pass the other way round (fewer is better). ${QUOTAS} A deal's points add up to 0; the highest total wins.`,
+    overOnly: `Scoring: your points are the tricks you take over your quota; falling short costs nothing. In pass the tricks you stay under it score instead. ${QUOTAS} The highest total wins.`,
+  };
   const CONTRACT_LABELS = { spades: 'spades (♠ trumps)', notrump: 'no trump', pass: 'pass (take few tricks)' };
 
   const $ = (sel) => document.querySelector(sel);
@@ -55,7 +61,7 @@
     try {
       res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
     } catch {
-      throw new Problem(0, { title: 'The service cannot be reached', detail: 'Check the connection; the page tries again when the match moves.' });
+      throw new Problem(0, { title: 'The service cannot be reached', detail: 'Check the connection; the page keeps trying and carries on by itself once the service answers.' });
     }
     const data = await res.json().catch(() => null);
     if (!res.ok) throw new Problem(res.status, data);
@@ -67,15 +73,26 @@
     if (error instanceof Problem) notice.replaceChildren(el('strong', { class: 'title' }, error.title), error.detail ? el('span', { class: 'detail' }, ` ${error.detail}`) : '');
     else notice.replaceChildren(el('strong', { class: 'title' }, 'Something went wrong'), el('span', { class: 'detail' }, ` ${String(error?.message || error)}`));
     notice.hidden = false;
+    delete notice.dataset.from;
+  }
+  /** A failed read (the service restarting, the network gone): shown until the next read succeeds. */
+  function readFailed(error) {
+    showProblem(error);
+    $('#notice').dataset.from = 'read';
   }
   function clearProblem() {
     $('#notice').hidden = true;
     $('#notice').replaceChildren();
   }
 
-  // ---- The lobby: a match against two bots. ----------------------------------------------------------
+  // ---- The lobby: a match against bots, or with seats open for friends. ---------------------------------
   function lobby() {
-    document.title = 'Bismarck — play against two bots';
+    document.title = 'Bismarck — start a match';
+    // Friends in the other seats: those seats stay open, and the table shows the link that takes them.
+    const others = () => $('#others').value;
+    const showBots = () => { $('#botLabel').hidden = others() === 'friends'; };
+    $('#others').addEventListener('change', showBots);
+    showBots();
     $('#lobby').hidden = false;
     $('#newLink').hidden = true;
     $('#name').focus();
@@ -85,7 +102,8 @@
       $('#start').disabled = true;
       const bot = $('#bot').value;
       try {
-        const match = await call('POST', '/api/matches', { body: { players: [$('#name').value.trim(), { bot }, { bot }], options: { schedule: $('#schedule').value } } });
+        const rest = { bots: [{ bot }, { bot }], friend: [null, { bot }], friends: [null, null] }[others()];
+        const match = await call('POST', '/api/matches', { body: { players: [$('#name').value.trim(), ...rest], options: { schedule: $('#schedule').value } } });
         const mine = match.seats.find((s) => s.token);
         // The table finds the token in this tab's storage: no address, not even for a moment, holds it.
         // Without storage it goes in the fragment (never sent to the server), which the table removes.
@@ -122,25 +140,80 @@
   // ---- The table. ---------------------------------------------------------------------------------------
   function table(id) {
     const token = takeToken(id);
-    const api = `/api/matches/${encodeURIComponent(id)}`;
     $('#viewerLink').href = `/viewer/${encodeURIComponent(id)}`;
     $('#viewerLink').hidden = false;
-    const state = { view: null, scorecard: null, picked: new Set(), pickedDeal: null, showLast: false, busy: false, ended: false };
+    // Without a token: an open seat to take at a waiting table, else how to get the seat's link.
+    if (!token) return void join(id).catch(() => false).then((offered) => { if (!offered) needsLink(id); });
+    seated(id, token);
+  }
 
-    if (!token) {
-      $('#notice').replaceChildren(
-        el('strong', { class: 'title' }, 'This table needs your seat’s link'),
-        el('span', { class: 'detail' }, ' Open the link you got when the match was created (it ends in #token=…), or '),
-        el('a', { href: '/play' }, 'start a new match'), el('span', {}, ', or '), el('a', { href: `/viewer/${encodeURIComponent(id)}` }, 'watch this one'), '.');
+  /** A waiting table's open seat, taken with a name: the seat's token goes to this tab, and the table opens. */
+  async function join(id) {
+    const api = `/api/matches/${encodeURIComponent(id)}`;
+    const pub = await call('GET', api);
+    const open = () => pub.seats.filter((s) => s.name === null).map((s) => s.seat);
+    if (pub.status === 'abandoned') {
+      document.title = 'Bismarck — table closed';
+      $('#notice').replaceChildren(el('strong', { class: 'title' }, 'This table was closed'),
+        el('span', { class: 'detail' }, ' Nobody took its open seats in time. '), el('a', { href: '/play' }, 'Start a new match'), '.');
       $('#notice').hidden = false;
-      document.body.dataset.ready = 'no-token';
-      return;
+      document.body.dataset.ready = 'abandoned';
+      return true;
     }
+    if (pub.status !== 'waiting' || !open().length) return false;
+    document.title = 'Bismarck — take a seat';
+    const named = pub.seats.filter((s) => s.name !== null).map((s) => (s.bot ? `${s.name} (bot)` : s.name));
+    $('#joinWho').textContent = `At this table: ${named.join(', ')}. ${open().length === 1 ? 'One seat is' : `${open().length} seats are`} open; the match starts when every seat is taken (${pub.options.schedule}).`;
+    $('#join').hidden = false;
+    $('#joinName').focus();
+    $('#joinForm').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      clearProblem();
+      $('#joinBtn').disabled = true;
+      try {
+        // Someone faster may take a seat meanwhile (409 SEAT_TAKEN): the next open one, read again.
+        for (;;) {
+          const seats = open();
+          if (!seats.length) throw new Problem(409, { title: 'The table is full', detail: 'Every seat was taken meanwhile.' });
+          try {
+            const joined = await call('POST', `${api}/seats/${seats[0]}/join`, { body: { name: $('#joinName').value.trim() } });
+            remember(id, joined.token); // a reload finds it (without storage, this page holds it in memory)
+            $('#join').hidden = true;
+            seated(id, joined.token);
+            return;
+          } catch (error) {
+            if (error.code !== 'SEAT_TAKEN') throw error;
+            Object.assign(pub, await call('GET', api));
+          }
+        }
+      } catch (error) {
+        showProblem(error);
+        $('#joinBtn').disabled = false;
+      }
+    });
+    document.body.dataset.ready = 'join';
+    return true;
+  }
+
+  function needsLink(id) {
+    $('#notice').replaceChildren(
+      el('strong', { class: 'title' }, 'This table needs your seat’s link'),
+      el('span', { class: 'detail' }, ' Open the link you got when the match was created (it ends in #token=…), or '),
+      el('a', { href: '/play' }, 'start a new match'), el('span', {}, ', or '), el('a', { href: `/viewer/${encodeURIComponent(id)}` }, 'watch this one'), '.');
+    $('#notice').hidden = false;
+    document.body.dataset.ready = 'no-token';
+  }
+
+  /** The table of the seat whose token this tab holds. */
+  function seated(id, token) {
+    const api = `/api/matches/${encodeURIComponent(id)}`;
+    const state = { view: null, scorecard: null, picked: new Set(), pickedDeal: null, showLast: false, busy: false, ended: false };
 
     /** A seat's name; two seats of one name (two bots of one strength) are told apart by their seat. */
     const name = (seat) => {
       const seats = state.view?.seats ?? [];
-      const own = seats[seat]?.name ?? `seat ${seat}`;
+      const own = seats[seat]?.name;
+      if (own === null || own === undefined) return `open seat ${seat}`;
       return seats.filter((s) => s.name === own).length > 1 ? `${own} (seat ${seat})` : own;
     };
     const quota = (view, seat) => {
@@ -178,11 +251,21 @@
         info.push(`Deal ${view.dealNumber || 1} of ${view.dealsInMatch}`);
         if (view.contract) info.push(' · ', view.contract === 'trump' ? 'trump ' : view.contract === 'spades' ? 'spades ' : CONTRACT_LABELS[view.contract], ...(view.trump ? [suitMark(view.trump)] : []));
         if (view.turn !== null) info.push(' · ', view.turn === view.seat ? el('strong', {}, 'your turn') : `${name(view.turn)} to act`);
-      } else info.push(`The match is ${view.status}`);
+      } else if (view.status === 'waiting') info.push('Waiting for players to take the open seats');
+      else if (view.status === 'abandoned') info.push('This table was closed: nobody took its open seats in time');
+      else info.push(`The match is ${view.status}`);
       $('#info').replaceChildren(...info);
       $('#tableCards').replaceChildren(...(view.tableCards.length ? [el('span', { class: 'label' }, 'table cards'), ...view.tableCards.map((c) => faceUp(c))] : []));
-      $('#trick').replaceChildren(...view.trick.map((p) => el('figure', {}, faceUp(p.card), el('figcaption', {}, p.seat === view.seat ? 'you' : name(p.seat)))));
       const last = view.lastTrick;
+      // A trick just taken stays on the table until the next card is led, as cards do on a real table
+      // (the bots answer at once: else a person never sees the cards that fell after their own).
+      const taken = view.trick.length === 0 && view.phase === 'play' && last ? last : null;
+      const who = (seat) => (seat === view.seat ? 'you' : name(seat));
+      $('#trick').classList.toggle('taken', !!taken);
+      $('#trick').replaceChildren(
+        ...(taken ? taken.cards : view.trick).map((p) => el('figure', {}, faceUp(p.card), el('figcaption', {}, who(p.seat)))),
+        ...(taken ? [el('p', { class: 'takenBy' }, `taken by ${who(taken.winner)}`)] : []),
+      );
       $('#lastTrickToggle').hidden = !last;
       $('#lastTrickToggle').textContent = state.showLast ? 'hide last trick (L)' : 'show last trick (L)';
       $('#lastTrickToggle').setAttribute('aria-expanded', String(state.showLast && !!last));
@@ -195,6 +278,8 @@
       const legal = view.legal;
       const box = $('#actions');
       if (view.status === 'finished') return box.replaceChildren(el('p', {}, 'The match is over: the final scorecard is below. ', el('a', { href: '/play' }, 'Play again')));
+      if (view.status === 'waiting') return renderInvite(view, box);
+      if (view.status === 'abandoned') return box.replaceChildren(el('p', {}, el('a', { href: '/play' }, 'Start a new match')));
       if (!legal) return box.replaceChildren(el('p', { class: 'waiting' }, view.turn === null ? 'Waiting…' : `Waiting for ${name(view.turn)}…`));
       switch (legal.action) {
         case 'deal':
@@ -212,7 +297,8 @@
           return box.replaceChildren(el('p', {}, `Choose the contract${blind}:`), el('div', { class: 'row', id: 'contracts' }, ...choices.map((choice, i) => el('button', {
             type: 'button', class: 'contract', 'data-key': String(i + 1), 'data-contract': choice.contract, 'data-trump': choice.trump,
             onclick: () => act('contract', choice.trump ? { contract: 'trump', trump: choice.trump } : { contract: choice.contract }),
-          }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? ['trump ', suitMark(choice.trump)] : [CONTRACT_LABELS[choice.contract]])))));
+          }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? ['free trump ', suitMark(choice.trump)] : [CONTRACT_LABELS[choice.contract]]))),
+          ), el('p', { id: 'contractHelp', class: 'muted' }, contractHelp(view, legal)));
         }
         case 'discard': {
           const n = state.picked.size;
@@ -226,6 +312,43 @@
         default:
           return box.replaceChildren(el('p', {}, `The service asks for “${legal.action}”, which this page does not know.`));
       }
+    }
+
+    /** A waiting table: the link that seats a friend (it holds no token), or a bot for an open seat. */
+    function renderInvite(view, box) {
+      const open = view.seats.filter((s) => s.name === null).map((s) => s.seat);
+      // Kept while the open seats are the same (a selection, a copy in progress), its buttons on again.
+      if (box.querySelector('#inviteLink') && box.dataset.open === open.join()) {
+        for (const b of box.querySelectorAll('button')) b.disabled = false;
+        return;
+      }
+      box.dataset.open = open.join();
+      const link = el('input', { id: 'inviteLink', readonly: true, value: `${location.origin}/play/${encodeURIComponent(id)}`, 'aria-label': 'Link to this table', spellcheck: 'false' });
+      const copy = el('button', { id: 'copyLink', type: 'button', onclick: () => {
+        link.select();
+        navigator.clipboard?.writeText(link.value).then(() => { copy.textContent = 'Copied'; }, () => undefined);
+      } }, 'Copy link');
+      box.replaceChildren(
+        el('p', {}, `Waiting for ${open.length === 1 ? 'one more player' : `${open.length} more players`}. Send this link to ${open.length === 1 ? 'a friend' : 'your friends'}: opened in a browser, it offers the open seat${open.length === 1 ? '' : 's'}.`),
+        el('div', { class: 'row' }, link, copy),
+        el('p', {}, 'Or let the service play a seat:'),
+        el('div', { class: 'row' }, ...open.map((seat) => el('button', {
+          type: 'button', class: 'botSeat', 'data-seat': String(seat), onclick: () => act(`seats/${seat}/bot`, { bot: 'greedy' }),
+        }, `a bot for open seat ${seat}`))),
+      );
+    }
+
+    /** What the offered contracts mean (docs/rules.md §3), so that "spades" and "free trump ♠" are told apart. */
+    function contractHelp(view, legal) {
+      const words = {
+        spades: 'spades: spades are trumps',
+        trump: 'free trump: you name the trump suit' + (legal.contracts.includes('spades') && legal.trumps.includes('S') ? ' (♠ too: the same cards, but another contract)' : ''),
+        notrump: 'no trump: no suit is trumps',
+        pass: 'pass: take as few tricks as you can',
+      };
+      const quota = 'Quotas: you 8 tricks, the others 4 each; in pass you 4, the others 6 (there, fewer is better).';
+      const once = view.options.schedule === 'modern' ? ' Each forehand plays each contract once in the match: these are the ones you have left.' : '';
+      return `${legal.contracts.map((c) => words[c] ?? c).join('; ')}. ${quota}${once}`;
     }
 
     function renderHand(view) {
@@ -281,6 +404,7 @@
           el('tbody', {}, ...rows),
           el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, sc.finished ? 'final' : 'totals'), ...sc.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))),
         ...(sc.finished ? [el('p', { id: 'winners' }, `Winner${sc.winners.length > 1 ? 's' : ''}: ${sc.winners.map(name).join(', ')}`)] : []),
+        el('p', { id: 'scoring', class: 'muted' }, SCORING[view.options.scoring] ?? `Scoring: ${view.options.scoring}.`),
       );
     }
 
@@ -325,6 +449,8 @@
           if (state.view && view.version < state.view.version) continue; // an older answer: keep the newer
           state.view = view;
           state.scorecard = scorecard;
+          // The service answers again: a read's failure is over (a refused command's problem stays).
+          if ($('#notice').dataset.from === 'read') clearProblem();
           render();
         } while (again);
       } finally { reading = false; }
@@ -347,7 +473,7 @@
       } finally {
         state.busy = false;
       }
-      await update().catch(showProblem);
+      await update().catch(readFailed);
     }
 
     function randomCut() {
@@ -380,13 +506,23 @@
 
     // Live: the public event stream (it carries no secret and needs no token) wakes the page, which
     // then reads its seat's view with the token in a header. Polling if the stream is not available.
+    // A lost stream (a restart of the service, the network gone) is replaced by a read every 3 s until
+    // one succeeds; then the page listens to the stream again.
     function follow() {
-      const poll = () => setInterval(() => void update().catch(showProblem), 3000);
-      if (!('EventSource' in window)) return void poll();
+      if (!('EventSource' in window)) return void setInterval(() => void update().catch(readFailed), 3000);
       const source = new EventSource(`${api}/events/stream?after=${state.view.version}`);
-      source.onmessage = () => void update().catch(showProblem);
-      source.addEventListener('end', () => { state.ended = true; source.close(); void update().catch(showProblem); });
-      source.addEventListener('error', () => { source.close(); if (!state.ended) poll(); });
+      source.onmessage = () => void update().catch(readFailed);
+      source.addEventListener('end', () => { state.ended = true; source.close(); void update().catch(readFailed); });
+      source.addEventListener('error', () => {
+        source.close();
+        if (state.ended) return;
+        let timer = setInterval(() => void update().then(() => {
+          if (timer === null) return; // another read already brought the stream back
+          clearInterval(timer);
+          timer = null;
+          follow();
+        }, readFailed), 3000);
+      });
     }
 
     update().then(follow, (error) => {

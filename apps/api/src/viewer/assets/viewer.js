@@ -3,7 +3,16 @@
 (() => {
   'use strict';
   const id = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
-  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  // A seat's token, as on the table (play.js): from the fragment, then kept in this tab's session storage
+  // (under the table's key, so the table's "replay viewer" link shows the seat's own cards) and removed
+  // from the address bar, so that a copied link never carries it.
+  const tokenKey = `bismarck.seat-token.${id}`;
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    try { sessionStorage.setItem(tokenKey, fromHash); } catch { /* storage off: memory only */ }
+    history.replaceState(history.state, '', location.pathname + location.search);
+  }
+  const token = fromHash ?? (() => { try { return sessionStorage.getItem(tokenKey); } catch { return null; } })();
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const api = `/api/matches/${encodeURIComponent(id)}`;
   const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
@@ -19,7 +28,9 @@
   const state = { version: 1, latest: 1, types: [], scoredAt: new Map(), replays: new Map(), scorecard: null, following: true };
 
   async function get(path) {
-    const res = await fetch(path, { headers });
+    const res = await fetch(path, { headers }).catch(() => {
+      throw new Error('The service cannot be reached. Check the connection; the page keeps trying and carries on by itself once the service answers.');
+    });
     const body = await res.json();
     if (!res.ok) throw Object.assign(new Error(body.detail || `${res.status}`), { status: res.status, code: body.code });
     return body;
@@ -33,7 +44,13 @@
   const suitMark = (suit) => el('span', { class: `sym ${isRed(suit) ? 'red' : ''}`, title: { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' }[suit] }, SUITS[suit]);
   /** A card in running text, e.g. Q♥ (hearts and diamonds red). */
   const played = (code) => el('span', { class: `played ${isRed(code[1]) ? 'red' : ''}`, 'data-card': code }, named(code));
-  const contractOf = (contract, trump) => (contract ? [contract, ...(trump ? [' ', suitMark(trump)] : [])] : ['—']);
+  const CONTRACT_LABELS = { notrump: 'no trump' };
+  const contractOf = (contract, trump) => (contract ? [CONTRACT_LABELS[contract] ?? contract, ...(trump ? [' ', suitMark(trump)] : [])] : ['—']);
+  /** A seat's name; two seats of one name (two bots of one strength) are told apart by their seat, as on the table. */
+  const seatName = (seats, seat) => {
+    const own = seats[seat]?.name ?? `seat ${seat}`;
+    return seats.filter((s) => s?.name === own).length > 1 ? `${own} (seat ${seat})` : own;
+  };
 
   function card(code, extra = '') {
     if (!code) return el('span', { class: `card back ${extra}`, title: 'hidden' });
@@ -72,8 +89,11 @@
       box.replaceChildren(el('p', { class: 'muted' }, `Deal ${revealed.deal}: analysing every card…`));
       return void loadAnalysis(revealed.deal);
     }
-    const name = (s) => view.seats[s]?.name ?? `seat ${s}`;
-    const par = a.par.tricks.map((t, s) => `${name(s)} ${t ?? '?'} (${signed(a.par.points[s])})`).join(' · ');
+    const name = (s) => seatName(view.seats, s);
+    // A seat whose solve from the first lead stopped at the node budget has no par: said in words, not "? (?)".
+    const par = a.par.tricks.every((t) => t === null)
+      ? 'not found within the analysis budget (from the first lead there are too many positions)'
+      : a.par.tricks.map((t, s) => `${name(s)} ${t ?? 'not found'}${t === null ? '' : ` (${signed(a.par.points[s])})`}`).join(' · ');
     const costly = a.cards.filter((c) => c.cost !== null && c.cost >= 1);
     box.replaceChildren(
       el('p', { id: 'par' }, `Deal ${a.deal} par, every card face up, each seat against the other two: ${par}`),
@@ -92,7 +112,7 @@
   function renderSeat(seat, view, revealed) {
     const box = $(`#seat-${seat}`);
     box.className = `seat ${view.turn === seat ? 'turn' : ''}`;
-    const name = view.seats[seat]?.name ?? `seat ${seat}`;
+    const name = seatName(view.seats, seat);
     const bot = view.seats[seat]?.bot;
     const roles = [bot ? `bot: ${bot}` : null, view.dealer === seat ? 'dealer' : null, view.forehand === seat ? 'forehand' : null, view.seat === seat ? 'you' : null].filter(Boolean);
     let hand;
@@ -109,16 +129,17 @@
   }
 
   function renderCentre(view) {
-    const turn = view.turn === null ? '' : ` · to act: ${view.seats[view.turn]?.name ?? view.turn}`;
-    if (view.status === 'finished') $('#info').replaceChildren(`Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map((s) => view.seats[s].name).join(', ')}`);
+    const name = (s) => seatName(view.seats, s);
+    const turn = view.turn === null ? '' : ` · to act: ${name(view.turn)}`;
+    if (view.status === 'finished') $('#info').replaceChildren(`Finished · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map(name).join(', ')}`);
     else $('#info').replaceChildren(`Deal ${view.dealNumber || '–'} of ${view.dealsInMatch} · ${view.phase} · contract `, ...contractOf(view.contract, view.trump), turn);
     $('#tableCards').replaceChildren(...view.tableCards.map((c) => card(c)));
     $('#trick').replaceChildren(...view.trick.map((p) => {
       const cost = costOf(view.dealNumber, p.card);
-      return el('figure', {}, card(p.card, cost >= 1 ? 'costly' : ''), el('figcaption', {}, view.seats[p.seat].name + (cost >= 1 ? ` −${cost}` : '')));
+      return el('figure', {}, card(p.card, cost >= 1 ? 'costly' : ''), el('figcaption', {}, name(p.seat) + (cost >= 1 ? ` −${cost}` : '')));
     }));
     const last = view.lastTrick;
-    $('#lastTrick').replaceChildren(...(last ? [`last trick to ${view.seats[last.winner].name}: `, ...last.cards.flatMap((p, i) => [i ? ' ' : '', played(p.card)])] : []));
+    $('#lastTrick').replaceChildren(...(last ? [`last trick to ${name(last.winner)}: `, ...last.cards.flatMap((p, i) => [i ? ' ' : '', played(p.card)])] : []));
   }
 
   // No spoilers: the moment on screen shows the deals scored up to it and the totals of its own replay;
@@ -126,7 +147,7 @@
   function renderScorecard(view, version) {
     const sc = state.scorecard;
     if (!sc) return;
-    const names = sc.seats.map((s) => s.name);
+    const names = sc.seats.map((_, s) => seatName(sc.seats, s));
     const known = new Map(sc.deals.filter((d) => state.scoredAt.get(d.number) <= version).map((d) => [d.number, d]));
     const count = Math.max(view.dealsInMatch, ...sc.deals.map((d) => d.number));
     const rows = Array.from({ length: count }, (_, i) => i + 1).map((number) => {
@@ -191,12 +212,14 @@
     // A fork's origin is a finished match, public: linked without this page's token.
     if (pub.forkedFrom) badges.push(el('a', { class: 'badge', id: 'forked-from', href: `./${encodeURIComponent(pub.forkedFrom.matchId)}` }, `a fork of ${pub.forkedFrom.matchId.slice(0, 8)}… at version ${pub.forkedFrom.version}`));
     $('#badges').replaceChildren(...badges);
+    $('#fork').hidden = pub.status !== 'finished'; // only a finished match can be forked
     $('#match').textContent = `${pub.options.schedule} · ${id}`;
   }
 
   const step = (delta) => { state.following = false; $('#live').checked = false; void show(state.version + delta).catch(fail); };
   $('#first').onclick = () => { state.following = false; $('#live').checked = false; void show(1).catch(fail); };
-  $('#last').onclick = () => void show(state.latest).catch(fail);
+  // The last event is the live edge: from there the page follows the match again.
+  $('#last').onclick = () => { state.following = true; $('#live').checked = true; void show(state.latest).catch(fail); };
   $('#prev').onclick = () => step(-1);
   $('#next').onclick = () => step(1);
   $('#slider').oninput = (e) => { state.following = false; $('#live').checked = false; void show(Number(e.target.value)).catch(fail); };
@@ -208,6 +231,35 @@
     else if (e.key === 'End') $('#last').click();
   });
 
+  // Play on from the moment on screen: a fork of the finished match (POST …/fork), a new match with
+  // fresh tokens; each person's seat is a link to the table (the token in the fragment, never sent).
+  $('#forkBtn').onclick = async () => {
+    $('#forkBtn').disabled = true;
+    $('#forkResult').replaceChildren('…');
+    try {
+      const fork = async (version) => {
+        const res = await fetch(`${api}/fork?version=${version}`, { method: 'POST', headers }).catch(() => null);
+        const body = res && (await res.json().catch(() => null));
+        // Inside a move (its events are appended together): the moment just before it.
+        if (res?.status === 422 && body?.nearestForkable?.before != null && body.nearestForkable.before < version) return fork(body.nearestForkable.before);
+        if (!res?.ok) throw new Error(body?.detail || body?.title || 'The service cannot be reached.');
+        return { ...body, from: version };
+      };
+      const made = await fork(state.version);
+      const seats = made.seats.filter((s) => s.token);
+      $('#forkResult').replaceChildren(
+        el('span', {}, `A new match from event ${made.from}, the same cards from there on: `),
+        ...seats.map((s) => el('a', { class: 'fork-seat', href: `/play/${encodeURIComponent(made.id)}#token=${encodeURIComponent(s.token)}` }, `play ${s.name}'s seat`)),
+        el('a', { id: 'fork-viewer', href: `./${encodeURIComponent(made.id)}` }, 'watch it'),
+      );
+      $('#forkResult').dataset.fork = made.id;
+    } catch (e) {
+      $('#forkResult').replaceChildren(el('span', { class: 'red' }, String(e.message || e)));
+    } finally {
+      $('#forkBtn').disabled = false;
+    }
+  };
+
   function fail(error) { $('#error').textContent = String(error.message || error); }
 
   // Nothing to show (an unknown id, or not a match id at all): say so at the top, and where to start.
@@ -218,7 +270,7 @@
     $('#notice').replaceChildren(
       el('h2', {}, missing ? `No match “${id}”` : 'The match could not be loaded'),
       el('p', {}, missing ? 'There is no match with this id. Check the link: a match id looks like 1b4e28ba-2fa1-4f2c-883f-0cda2b9c6e1a.' : String(error.message || error)),
-      ...(missing ? [el('p', {}, 'To start a match, see ', el('a', { href: '/docs' }, 'the API documentation'), ' (POST /api/matches), then open /viewer/ followed by its id.')] : []),
+      ...(missing ? [el('p', {}, 'To start a match, against bots or with friends, open ', el('a', { href: '/play' }, 'the table'), '; to write a client, see ', el('a', { href: '/docs' }, 'the API documentation'), '.')] : []),
     );
     $('#notice').hidden = false;
     document.body.dataset.ready = missing ? 'missing' : 'failed';
@@ -238,17 +290,31 @@
           again = false;
           const before = state.latest;
           await refresh();
+          $('#error').textContent = ''; // the service answers again: an earlier failure is over
           if (state.following && state.latest !== before) await show(state.latest);
         } while (again);
       } catch (e) { fail(e); } finally { busy = false; }
     };
-    if ('EventSource' in window && !token) {
+    // A lost stream (a restart of the service, the network gone): a refresh every 3 s until one
+    // succeeds, then the stream again.
+    const listen = () => {
       const source = new EventSource(`${api}/events/stream?after=${state.latest}`);
       let ended = false;
       source.onmessage = () => void update();
       source.addEventListener('end', () => { ended = true; source.close(); void update(); });
-      source.addEventListener('error', () => { source.close(); if (!ended) setInterval(update, 3000); });
-    } else setInterval(update, 3000);
+      source.addEventListener('error', () => {
+        source.close();
+        if (ended) return;
+        let timer = setInterval(() => void update().then(() => {
+          if (timer === null || $('#error').textContent) return; // still failing, or already listening
+          clearInterval(timer);
+          timer = null;
+          listen();
+        }), 3000);
+      });
+    };
+    if ('EventSource' in window && !token) listen();
+    else setInterval(update, 3000);
   }
 
   refresh().then(() => show(state.latest)).then(follow, failToLoad).catch(fail);
