@@ -473,8 +473,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Play against two bots (HTML)
-         * @description A form (your name, the schedule, the bots' strength) that creates a match against two service bot seats and opens its table.
+         * Start a match against bots or friends (HTML)
+         * @description A form (your name, the schedule, who takes the other seats, the bots' strength) that creates a match against service bot seats, or with seats left open for friends, and opens its table.
          */
         get: operations["getPlayLobby"];
         put?: never;
@@ -494,7 +494,7 @@ export interface paths {
         };
         /**
          * The playable table (HTML)
-         * @description Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab's session storage and removes it from the address bar). Follows the match live; every action by mouse or keyboard.
+         * @description Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab's session storage and removes it from the address bar). Without a token, a waiting match offers its open seats. Follows the match live; every action by mouse or keyboard.
          */
         get: operations["getPlayTable"];
         put?: never;
