@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
 import { startTestApp, useTestApp } from './support/app';
+import { brokenWords } from './support/page-text';
 import { listenLocal } from './support/server';
 import { bearer } from './support/player';
 
@@ -92,23 +93,6 @@ async function expectFitsAt360(page: Page): Promise<void> {
   expect(scrollWidth).toBeLessThanOrEqual(360);
   expect(table).toBeLessThanOrEqual(room);
   expect(outside).toBe(0);
-}
-
-/** The words of these elements' text that are broken over two lines (a word drawn in more than one box), as in test/viewer.e2e-spec.ts. */
-function brokenWords(page: Page, selector: string): Promise<string[]> {
-  return page.$$eval(selector, (cells) => cells.flatMap((cell) => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.textContent!.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, word.index!);
-        range.setEnd(node, word.index! + word[0].length);
-        if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(word[0]);
-      }
-    }
-    return broken;
-  }));
 }
 
 /** A quick match of two persons and a bot whose first dealer is seat 1 (Bjørn), so that seat 0 cuts: unseeded, drawn until that happens. */

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestApp, useTestApp } from './support/app';
+import { brokenWords } from './support/page-text';
 import { listenLocal } from './support/server';
 import { createMatch, playOneAction, playToEnd, seededPick } from './support/player';
 
@@ -29,23 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The words of these elements' text that are broken over two lines (a word drawn in more than one box). */
-function brokenWords(page: Page, selector: string): Promise<string[]> {
-  return page.$$eval(selector, (cells) => cells.flatMap((cell) => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.textContent!.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, word.index!);
-        range.setEnd(node, word.index! + word[0].length);
-        if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(word[0]);
-      }
-    }
-    return broken;
-  }));
-}
 
 /** Moves the slider to a version and waits until the page shows it. */
 async function showVersion(page: Page, version: number): Promise<void> {
