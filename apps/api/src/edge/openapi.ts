@@ -88,19 +88,20 @@ function describeProblem(schema: Json | undefined): void {
  * 415 `UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON (even where the route reads none).
  */
 function addMalformed(op: Json, method: string): void {
-  op.responses ??= {};
-  const own = op.responses['400'] as Json | undefined;
-  const examples = { ...own?.content?.['application/problem+json']?.examples };
+  const examples = ownExamples(op, '400');
   if (!examples.VALIDATION_FAILED) {
     examples.VALIDATION_FAILED = { value: problemExample('VALIDATION_FAILED', "Failed to decode param '%zz'") };
-    op.responses['400'] = {
-      description: `Problem details; \`code\` is ${Object.keys(examples).length > 1 ? 'one of ' : ''}${Object.keys(examples).map((c) => `\`${c}\``).join(', ')}.`,
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' }, examples } },
-    };
+    op.responses['400'] = problemResponse(examples, '');
   }
   if (method === 'post' && !op.responses['415']) op.responses['415'] = unsupportedMediaTypeResponse();
   // BODY_LIMIT is checked from Content-Length before any route, a body-less one's too.
   if (method === 'post' && !op.responses['413']) op.responses['413'] = problemResponse({ PAYLOAD_TOO_LARGE: { value: problemExample('PAYLOAD_TOO_LARGE') } }, '');
+}
+
+/** The examples of the operation's own problem answer with this status (a copy, to add to), if it has one. */
+function ownExamples(op: Json, status: string): Json {
+  op.responses ??= {};
+  return { ...(op.responses[status] as Json | undefined)?.content?.['application/problem+json']?.examples };
 }
 
 /** A problem+json answer with these examples, described by their codes. */
@@ -119,9 +120,7 @@ function problemResponse(examples: Json, more: string, headers?: Json): Json {
  * (ANALYSIS_BUSY) keeps its codes beside it.
  */
 function addDatabaseUnavailable(op: Json): void {
-  op.responses ??= {};
-  const own = op.responses['503'] as Json | undefined;
-  const examples = { ...own?.content?.['application/problem+json']?.examples, DATABASE_UNAVAILABLE: { value: problemExample('DATABASE_UNAVAILABLE') } };
+  const examples = { ...ownExamples(op, '503'), DATABASE_UNAVAILABLE: { value: problemExample('DATABASE_UNAVAILABLE') } };
   op.responses['503'] = problemResponse(examples, ' Send it again after `Retry-After` seconds.', {
     'Retry-After': { description: 'Seconds to wait before sending again.', schema: { type: 'integer', example: 2 } },
   });
@@ -129,18 +128,12 @@ function addDatabaseUnavailable(op: Json): void {
 
 /** Every /api route may answer 429 RATE_LIMITED; a route's own 429 (TOO_MANY_STREAMS) keeps its codes beside it. */
 function addRateLimited(op: Json): void {
-  op.responses ??= {};
-  const own = op.responses['429'] as Json | undefined;
-  const examples = { ...own?.content?.['application/problem+json']?.examples, RATE_LIMITED: { value: problemExample('RATE_LIMITED') } };
-  op.responses['429'] = {
-    description: `Problem details; \`code\` is ${Object.keys(examples).length > 1 ? 'one of ' : ''}${Object.keys(examples).map((c) => `\`${c}\``).join(', ')}. Wait \`Retry-After\` seconds.`,
-    headers: {
-      'Retry-After': { description: 'Seconds to wait before sending again.', schema: { type: 'integer', example: 12 } },
-      RateLimit: { description: 'The tighter of the token and address limits: `limit=…, remaining=…, reset=…`.', schema: { type: 'string', example: 'limit=30000, remaining=0, reset=12' } },
-      'RateLimit-Policy': { description: 'The limit and its window in seconds.', schema: { type: 'string', example: '30000;w=60' } },
-    },
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' }, examples } },
-  };
+  const examples = { ...ownExamples(op, '429'), RATE_LIMITED: { value: problemExample('RATE_LIMITED') } };
+  op.responses['429'] = problemResponse(examples, ' Wait `Retry-After` seconds.', {
+    'Retry-After': { description: 'Seconds to wait before sending again.', schema: { type: 'integer', example: 12 } },
+    RateLimit: { description: 'The tighter of the token and address limits: `limit=…, remaining=…, reset=…`.', schema: { type: 'string', example: 'limit=30000, remaining=0, reset=12' } },
+    'RateLimit-Policy': { description: 'The limit and its window in seconds.', schema: { type: 'string', example: '30000;w=60' } },
+  });
 }
 
 function exampleOf(schema: Json | undefined, schemas: Json, depth = 0): unknown {
