@@ -1,4 +1,5 @@
-import Ajv2019, { type ValidateFunction } from 'ajv/dist/2019';
+import type { ValidateFunction } from 'ajv/dist/2020';
+import type { Response } from 'supertest';
 import { join } from 'node:path';
 import ts from 'typescript';
 import {
@@ -48,6 +49,9 @@ beforeAll(async () => {
  * commitments, cuts now and then, shuffle facts on some deals, leads before the lay-away (redeals),
  * revealed seeds. Every command brings the dealer's facts, as the service's do.
  */
+// Match ids are UUIDs in the service (the document says `format: uuid`).
+const ID = { abandoned: '00000000-0000-4000-8000-000000000001', bots: '00000000-0000-4000-8000-000000000002', played: '00000000-0000-4000-8000-000000000003', fork: '00000000-0000-4000-8000-000000000004' };
+
 function eventsOfEveryType(): BismarckEvent[] {
   const out: BismarckEvent[] = [];
   let state: MatchState = initialState();
@@ -64,14 +68,14 @@ function eventsOfEveryType(): BismarckEvent[] {
   };
   const create = (matchId: string): Command => ({ type: 'createMatch', matchId, players: ['Ann', null, null], options: { leadBeforeDiscard: 'redeal' }, firstDealer: 0, seeded: false });
 
-  apply(create('abandoned'));
+  apply(create(ID.abandoned));
   apply({ type: 'abandonTable' });
   // Bot seats: at creation (MatchCreated's `bots`) and through the lobby (SeatJoined's `bot`).
   state = initialState();
-  apply({ ...create('bots'), players: ['Ann', 'Greedy bot', null], bots: [null, 'greedy', null] } as Command);
+  apply({ ...create(ID.bots), players: ['Ann', 'Greedy bot', null], bots: [null, 'greedy', null] } as Command);
   apply({ type: 'joinSeat', seat: 2, name: 'Random bot', bot: 'random' });
   state = initialState();
-  apply(create('played'));
+  apply(create(ID.played));
   apply({ type: 'joinSeat', seat: 1, name: 'Bob' });
   apply({ type: 'joinSeat', seat: 2, name: 'Cyd' });
   const random = mulberry32(12);
@@ -83,10 +87,10 @@ function eventsOfEveryType(): BismarckEvent[] {
     apply(command);
   }
   // A fork of that finished match (MatchCreated's `forkedFrom`, decks `copiedFrom` the original), played on a little.
-  const played = out.slice(out.findIndex((e) => e.type === 'MatchCreated' && e.data.matchId === 'played'));
+  const played = out.slice(out.findIndex((e) => e.type === 'MatchCreated' && e.data.matchId === ID.played));
   const at = forkableVersions(played).find((v) => v > played.length / 2)!;
   state = initialState();
-  apply({ type: 'forkMatch', matchId: 'fork', from: { matchId: 'played', version: at, events: played } });
+  apply({ type: 'forkMatch', matchId: ID.fork, from: { matchId: ID.played, version: at, events: played } });
   for (let deals = 0, steps = 0; steps < 40; steps++) {
     const command = randomCommand(state, { random, deck: (n) => shuffleDeck('fork', n) }, deals);
     if (command === null) break;
@@ -209,8 +213,10 @@ describe('the options of a match', () => {
 });
 
 describe('the answers of real matches', () => {
-  const answer = async (operationId: string, res: { status: number; body: unknown }): Promise<Json> => {
-    expectValid(responseValidator(operationId, res.status), res.body, `${operationId} ${res.status}`);
+  // The app's contract watch checks every answer when the app stops; these are checked at once, to fail where they are sent.
+  const answer = async (operationId: string, res: Response): Promise<Json> => {
+    const { method, path } = (res as unknown as { req: { method: string; path: string } }).req;
+    expect({ operationId, reasons: t.contract.judge(method, path, res.status, res.headers['content-type'], Buffer.from(res.text ?? '')) }).toEqual({ operationId, reasons: [] });
     return res.body as Json;
   };
 
@@ -291,54 +297,11 @@ describe('the answers of real matches', () => {
 
 // ---- validating against the document -------------------------------------------------------------
 
-const ajv = new Ajv2019({ strict: false, validateFormats: false, allErrors: true });
-let compiled: Json | undefined;
-
-/** The document's schemas as JSON Schema: `nullable` as a null alternative, and closed objects. */
-function schemasOnce(): Json {
-  if (compiled) return compiled;
-  const members = new Set(Object.values(doc.components.schemas as Json).flatMap((s: Json) => Object.values(s.discriminator?.mapping ?? {})));
-  const convert = (s: any, closed: boolean): any => {
-    if (Array.isArray(s)) return s.map((x) => convert(x, true));
-    if (!s || typeof s !== 'object') return s;
-    const { nullable, example, discriminator, ...rest } = s;
-    const out: Json = {};
-    for (const [k, v] of Object.entries(rest)) {
-      out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, ps]) => [p, convert(ps, true)])) : convert(v, true);
-    }
-    // A oneOf member is checked beside its parent's own properties: only the parent is closed.
-    if (closed && out.properties && out.additionalProperties === undefined) out.unevaluatedProperties = false;
-    return nullable ? { anyOf: [{ type: 'null' }, out] } : out;
-  };
-  const schemas = Object.fromEntries(Object.entries(doc.components.schemas as Json).map(([name, s]) => [name, convert(s, !members.has(`#/components/schemas/${name}`))]));
-  ajv.addSchema({ $id: 'openapi', components: { schemas } });
-  compiled = schemas;
-  return schemas;
-}
-
-function validator(schemaName: string): ValidateFunction {
-  schemasOnce();
-  return ajv.compile({ $ref: `openapi#/components/schemas/${schemaName}` });
-}
-
-const responseValidators = new Map<string, ValidateFunction>();
-function responseValidator(operationId: string, status: number): ValidateFunction {
-  const known = responseValidators.get(`${operationId} ${status}`);
-  if (known) return known;
-  schemasOnce();
-  const op = Object.values(doc.paths as Json)
-    .flatMap((item: Json) => Object.values(item))
-    .find((o: Json) => o.operationId === operationId) as Json;
-  const schema = op?.responses?.[String(status)]?.content?.['application/json']?.schema;
-  if (!schema) throw new Error(`${operationId} documents no JSON answer with status ${status}`);
-  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
-  responseValidators.set(`${operationId} ${status}`, validate);
-  return validate;
-}
+// The watch of test/support/contract.ts: the document's own schemas, Ajv in strict mode, objects closed.
+const validator = (schemaName: string): ValidateFunction => t.contract.schema(schemaName);
 
 function expectValid(validate: ValidateFunction, value: unknown, what = ''): void {
-  const ok = validate(value);
-  expect({ what, errors: ok ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n').slice(0, 5) }).toEqual({ what, errors: [] });
+  expect({ what, errors: t.contract.errorsOf(validate, value).slice(0, 5) }).toEqual({ what, errors: [] });
 }
 
 // ---- compiling a client snippet ----------------------------------------------------------------

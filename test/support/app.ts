@@ -3,13 +3,16 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EventStore } from '@bismarck/event-store';
 import { ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
-import { createApp } from '../../apps/api/src/bootstrap';
+import { buildOpenApi, createApp } from '../../apps/api/src/bootstrap';
+import { watchContract, type ContractWatch } from './contract';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApp {
   app: NestExpressApplication;
   db: TestDatabase;
   http: () => ReturnType<typeof request>;
+  /** Every answer of this app checked against its OpenAPI document; stopping the app fails on a broken one. */
+  contract: ContractWatch;
   /** Closes the app, keeping the database (to start another app on it). */
   stopApp(): Promise<void>;
   close(): Promise<void>;
@@ -26,20 +29,26 @@ export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
     for (const name of unset) delete process.env[name];
   });
   await app.init();
+  const contract = watchContract(app.getHttpServer(), buildOpenApi(app));
   let stopped = false;
   const stopApp = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     await app.close();
+    contract.assertKept();
   };
   return {
     app,
     db,
     http: () => request(app.getHttpServer()),
+    contract,
     stopApp,
     close: async () => {
-      await stopApp();
-      await db.drop();
+      try {
+        await stopApp();
+      } finally {
+        await db.drop();
+      }
     },
   };
 }

@@ -13,11 +13,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
  * - every operation states its security: a seat token where one is required (already there), an
  *   optional seat token on the match routes that read one (a spectator without one), none elsewhere
  *   (the lobby's join and bot routes: a token sent there is not looked at);
- * - a nullable union of objects gets `type: object` beside `nullable` (OpenAPI 3.0);
+ * - request bodies are closed (`additionalProperties: false`), as the validation pipe refuses unknown fields;
  * - every JSON request body has an example (built from its schema's property examples if it has none);
  * - the schemas declared with ApiOneOf get their `oneOf` and `discriminator` (Nest writes none for a class);
  * - the bearer schemes say what the tokens are (Nest's default `bearerFormat` is JWT; they are opaque);
- * - the problem schema's fields say what they hold.
+ * - the problem schema's fields say what they hold;
+ * - last, the document becomes OpenAPI 3.1 (toOpenApi31): `null` is a value the schemas themselves allow,
+ *   exactly, for every JSON Schema validator and generator (docs/clients.md, "Why OpenAPI 3.1").
  */
 export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Json;
@@ -25,12 +27,6 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
   const schemes = (document.components?.securitySchemes ?? {}) as Json;
   for (const [name, scheme] of Object.entries(BEARER_SCHEMES)) if (schemes[name]) Object.assign(schemes[name], scheme);
   describeProblem(schemas.ProblemDto);
-  // A nullable union of objects (e.g. a seat view's `legal`) needs `type` beside `nullable` in OpenAPI 3.0.
-  for (const schema of Object.values(schemas)) {
-    for (const prop of Object.values((schema.properties ?? {}) as Json)) {
-      if (prop.nullable && prop.type === undefined && (prop.oneOf || prop.anyOf || prop.allOf)) prop.type = 'object';
-    }
-  }
   for (const [path, item] of Object.entries(document.paths as Json)) {
     for (const method of METHODS) {
       const op = (item as Json)[method] as Json | undefined;
@@ -41,6 +37,7 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       // A match route that reads a seat token refuses an unknown one (401); the lobby's join and bot routes read none.
       op.security ??= path.startsWith('/api/matches/{id}') && op.responses?.['401'] ? [{}, { seat: [] }] : [{}];
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
+        closeObjects(media.schema, schemas);
         if (media.example === undefined && media.examples === undefined) {
           const example = exampleOf(media.schema, schemas);
           if (example !== undefined) media.example = example;
@@ -48,7 +45,51 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
-  return document;
+  return toOpenApi31(document);
+}
+
+/**
+ * The validation pipe refuses a field a DTO does not declare (`forbidNonWhitelisted`), at every depth:
+ * a request schema says so, so that a client's own validation refuses what the service would.
+ */
+function closeObjects(schema: Json | undefined, schemas: Json, seen = new Set<Json>()): void {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  if (schema.$ref) return closeObjects(schemas[String(schema.$ref).split('/').pop()!], schemas, seen);
+  if (schema.properties) schema.additionalProperties ??= false;
+  for (const sub of [...Object.values((schema.properties ?? {}) as Json), schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) {
+    closeObjects(sub, schemas, seen);
+  }
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` does not add null to an `enum`, an `allOf` or a `oneOf` beside it (3.0.3
+ * clarified it), so a strict validator or generator refused the service's real nulls (a seat view's
+ * `turn`, `legal`, `lastTrick`). Nest's decorators speak 3.0; this one pass says the same in 3.1, where a
+ * schema is plain JSON Schema 2020-12: `type: [t, 'null']`, `null` among an enum's values, and
+ * `anyOf: [X, {type: 'null'}]` around a referenced or discriminated schema.
+ */
+export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) out[key] = key === 'example' || key === 'examples' ? value : visit(value);
+    return out.nullable === true || out.nullable === false ? withNull(out) : out;
+  };
+  return { ...(visit(document) as OpenAPIObject), openapi: '3.1.0' };
+}
+
+function withNull({ nullable, ...schema }: Json): Json {
+  if (!nullable) return schema;
+  if (typeof schema.type === 'string' && !schema.allOf && !schema.oneOf && !schema.anyOf) {
+    const enumerated = schema.enum ? { enum: schema.enum.includes(null) ? schema.enum : [...schema.enum, null] } : {};
+    return { ...schema, type: [schema.type, 'null'], ...enumerated };
+  }
+  // A reference or a union: null beside it, the annotations (description, example) outside.
+  const { description, example, allOf, type: _objectType, ...inner } = schema;
+  const target = allOf?.length === 1 && Object.keys(inner).length === 0 ? allOf[0] : { ...inner, ...(allOf ? { allOf } : {}) };
+  return { ...(description === undefined ? {} : { description }), anyOf: [target, { type: 'null' }], ...(example === undefined ? {} : { example }) };
 }
 
 const BEARER_SCHEMES: Json = {

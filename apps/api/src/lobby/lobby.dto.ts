@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsString } from 'class-validator';
-import { IsPlayerName } from './seat-names.validator';
+import { IsPlayerName, PLAYER_NAME_SCHEMA } from './seat-names.validator';
 import { integer, SEAT_TOKEN, seat } from '../matches/dto/fields';
 
 export class JoinSeatParamsDto {
@@ -17,7 +17,7 @@ export class JoinSeatParamsDto {
 }
 
 export class JoinSeatDto {
-  @ApiProperty({ example: 'Bjørn', minLength: 1, maxLength: 40, description: 'The name shown for this seat.' })
+  @ApiProperty({ ...PLAYER_NAME_SCHEMA, example: 'Bjørn', description: 'The name shown for this seat: 1 to 40 printable characters, not only spaces.' })
   @IsPlayerName()
   readonly name!: string;
 }

@@ -2,14 +2,18 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 
 /**
- * No control characters in names (they would end up in logs and terminals), and no lone UTF-16
- * surrogate (\p{Cs}): it is no character at all, and PostgreSQL refuses to store it.
+ * A player's name: 1 to 40 characters (code points, as JSON Schema's `maxLength` counts them), not only
+ * spaces, and printable: no control or format character (they would end up in logs and terminals), no
+ * line or paragraph separator, and no lone UTF-16 surrogate (\p{Cs}: no character at all, and PostgreSQL
+ * refuses to store it). The OpenAPI document states exactly this (PLAYER_NAME_SCHEMA), so that a client's
+ * own validation agrees with the service's.
  */
-export const PRINTABLE_NAME = /^[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]+$/u;
+const NOT_PRINTABLE = '\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}';
+export const PLAYER_NAME_PATTERN = `^[^${NOT_PRINTABLE}]*[^\\s${NOT_PRINTABLE}][^${NOT_PRINTABLE}]*$`;
+const PLAYER_NAME = new RegExp(PLAYER_NAME_PATTERN, 'u');
+export const PLAYER_NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: 40, pattern: PLAYER_NAME_PATTERN } as const;
 
-/** A player's name: 1 to 40 printable characters, not only spaces. */
-export const isPlayerName = (value: unknown): value is string =>
-  typeof value === 'string' && value.length >= 1 && value.length <= 40 && value.trim() !== '' && PRINTABLE_NAME.test(value);
+export const isPlayerName = (value: unknown): value is string => typeof value === 'string' && PLAYER_NAME.test(value) && [...value].length <= 40;
 
 /** A strategy the service can play a bot seat with (`strong` too, once libs/bots has it). */
 export const isStrategy = (value: unknown): value is StrategyName => typeof value === 'string' && (STRATEGIES as readonly string[]).includes(value);

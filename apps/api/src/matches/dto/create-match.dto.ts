@@ -1,9 +1,15 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
-import { IsPlayerName, IsSeatNames, type BotEntry } from '../../lobby/seat-names.validator';
+import { IsPlayerName, IsSeatNames, PLAYER_NAME_SCHEMA, type BotEntry } from '../../lobby/seat-names.validator';
 import { MatchOptionsDto } from './match-options.dto';
+
+/**
+ * Text PostgreSQL can store and a log can show: no control character, no lone UTF-16 surrogate; 1 to 128
+ * code points, counted in the pattern itself as JSON Schema counts `maxLength` (class-validator's Length does not).
+ */
+const SEED_SCHEMA = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\p{Cc}\\p{Cs}]{1,128}$' } as const;
 
 /** A seat the service plays (a `players` entry at creation, or the body of `POST …/seats/{seat}/bot`). */
 export class BotSeatDto {
@@ -11,7 +17,7 @@ export class BotSeatDto {
   @IsIn(STRATEGIES, { message: `bot must be one of the following values: ${STRATEGIES.join(', ')}` })
   readonly bot!: StrategyName;
 
-  @ApiPropertyOptional({ example: 'Otto', minLength: 1, maxLength: 40, description: 'The name shown for the seat; default: the strategy, e.g. `Greedy bot`.' })
+  @ApiPropertyOptional({ ...PLAYER_NAME_SCHEMA, example: 'Otto', description: 'The name shown for the seat; default: the strategy, e.g. `Greedy bot`.' })
   @IsOptional()
   @IsPlayerName()
   readonly name?: string;
@@ -21,7 +27,7 @@ export class BotSeatDto {
 export class CreateMatchDto {
   @ApiProperty({
     type: 'array',
-    items: { anyOf: [{ type: 'string', nullable: true, minLength: 1, maxLength: 40 }, { $ref: getSchemaPath(BotSeatDto) }] },
+    items: { anyOf: [{ ...PLAYER_NAME_SCHEMA, nullable: true }, { $ref: getSchemaPath(BotSeatDto) }] },
     minItems: 3,
     maxItems: 3,
     example: ['Astrid', 'Bjørn', 'Cecilia'],
@@ -29,7 +35,7 @@ export class CreateMatchDto {
       'Seats 0, 1, 2: a name (a person, who gets the seat\'s token), `{ "bot": "greedy" }` (the service plays the seat; ' +
       'no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with ' +
       '`POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three ' +
-      'seats are taken. A name is 1 to 40 printable characters.',
+      'seats are taken. A name is 1 to 40 printable characters, not only spaces.',
   })
   @IsSeatNames()
   readonly players!: [string | BotEntry | null, string | BotEntry | null, string | BotEntry | null];
@@ -41,6 +47,7 @@ export class CreateMatchDto {
   readonly options?: MatchOptionsDto;
 
   @ApiPropertyOptional({
+    ...SEED_SCHEMA,
     example: 'club-night-42',
     description:
       'Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair). ' +
@@ -50,8 +57,6 @@ export class CreateMatchDto {
   // through to the first dealer's HMAC, a 500): refused like any other, at /seed.
   @ValidateIf((_, value) => value !== undefined)
   @IsString()
-  @Length(1, 128)
-  // Text PostgreSQL can store and a log can show: no control character, no lone UTF-16 surrogate.
-  @Matches(/^[^\p{Cc}\p{Cs}]+$/u, { message: 'seed must be printable text (no control characters, no lone UTF-16 surrogates)' })
+  @Matches(new RegExp(SEED_SCHEMA.pattern, 'u'), { message: 'seed must be 1 to 128 characters of printable text (no control characters, no lone UTF-16 surrogates)' })
   readonly seed?: string;
 }
