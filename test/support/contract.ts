@@ -81,9 +81,11 @@ export class ContractWatch {
     if (!declared) return [`status ${status} is not declared by ${route.operation.operationId} (${Object.keys(route.operation.responses ?? {}).join(', ')})`];
     const content = (declared.content ?? {}) as Json;
     if (Object.keys(content).length === 0) return body && body.length > 0 ? [`${id} declares no body, but one was sent (${media})`] : [];
-    if (!media || !content[media]) return [`${id} answered ${media ?? 'no Content-Type'}; declared: ${Object.keys(content).join(', ')}`];
+    // A declared media type may carry parameters (`text/plain; charset=utf-8`): the type itself must match.
+    const declaredMedia = Object.keys(content).find((m) => m.split(';')[0].trim().toLowerCase() === media);
+    if (!media || !declaredMedia) return [`${id} answered ${media ?? 'no Content-Type'}; declared: ${Object.keys(content).join(', ')}`];
     if (method.toLowerCase() === 'head' || media === 'text/event-stream' || body === null) return [];
-    const schema = content[media].schema;
+    const schema = content[declaredMedia].schema;
     return schema ? this.validBody(id, `${id} ${media}`, schema, media, body) : [];
   }
 
