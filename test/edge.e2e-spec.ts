@@ -83,6 +83,15 @@ describe('CORS and security headers', () => {
     expect(res.headers['access-control-expose-headers']).toMatch(/ETag/);
     const other = await open.http().get('/api/matches').set('Origin', 'https://evil.example');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    // The cors middleware answers every OPTIONS before the method table (allowed-methods.ts) does; a
+    // 405 carries the CORS headers, so a browser client can read it.
+    expect(pre.headers.allow).toBeUndefined();
+    const refused = await open.http().delete('/api/matches').set('Origin', 'https://client.example').expect(405);
+    expect({ allow: refused.headers.allow, origin: refused.headers['access-control-allow-origin'], code: refused.body.code }).toEqual({
+      allow: 'GET, HEAD, POST, OPTIONS',
+      origin: 'https://client.example',
+      code: 'METHOD_NOT_ALLOWED',
+    });
   });
 
   it('sends helmet security headers, and a no-content policy on /api', async () => {

@@ -9,6 +9,7 @@ import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig, type AppConfig } from './config/app.config';
 import { edgeConfig, type EdgeConfig } from './config/edge.config';
+import { methodNotAllowed } from './edge/allowed-methods';
 import { applyEdge } from './edge/edge';
 import { GracefulExpressAdapter } from './edge/http-adapter';
 import { jsonBody } from './edge/json-body';
@@ -33,7 +34,8 @@ export interface CreateAppOptions extends AppModuleOptions {
 
 /** Builds the HTTP application: the same for `npm start`, the CLI and the end-to-end tests. */
 export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, logLevel: options.quiet ? 'silent' : options.logLevel }), new GracefulExpressAdapter(options.shutdownGraceMs), {
+  const adapter = new GracefulExpressAdapter(options.shutdownGraceMs);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, logLevel: options.quiet ? 'silent' : options.logLevel }), adapter, {
     bufferLogs: true,
     bodyParser: false,
     // A failure (a bad setting) reaches the caller, which releases the embedded database first.
@@ -44,6 +46,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
   applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY));
+  // Before the body parser: a method the path does not have is refused with its body unread. The
+  // table it reads is complete once the app is initialised, before the first request.
+  app.use(methodNotAllowed(adapter.routes));
   app.use(jsonBody(app.get<string | symbol, AppConfig>(appConfig.KEY).bodyLimit));
   app.useGlobalPipes(new ProblemValidationPipe());
   // Errors raised by Express middleware (body parsing) never reach Nest's filters: answer them the same way.
@@ -51,7 +56,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
     if (res.headersSent) return next(err);
     sendProblem(req, res, problemFor(err));
   });
-  mountDocs(app, buildOpenApi(app));
+  mountDocs(app, adapter, buildOpenApi(app));
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
 }
@@ -71,10 +76,10 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   return completeOpenApi(SwaggerModule.createDocument(app, config));
 }
 
-function mountDocs(app: NestExpressApplication, document: OpenAPIObject): void {
-  app.use('/docs/openapi.json', (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    res.json(document);
-  });
+function mountDocs(app: NestExpressApplication, adapter: GracefulExpressAdapter, document: OpenAPIObject): void {
+  adapter.get('/docs/openapi.json', (_req: Request, res: Response) => res.json(document));
+  // Swagger UI answers GET on every path under /docs (its page and files) from a mount, which names
+  // no method: the method table is told here.
+  adapter.routes.add('GET', '/docs{/*asset}');
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Bismarck API' }));
 }

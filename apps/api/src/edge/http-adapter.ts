@@ -3,11 +3,13 @@
 // over for a live stream that nothing ends would make it wait for good: a stopping process that never
 // exits. So, from the first step of the shutdown, every answer says `Connection: close` (the client
 // goes elsewhere, to a new connection), idle sockets are closed, and whatever is still open after a
-// grace period is destroyed.
+// grace period is destroyed. The adapter also notes every route registered through it, for the 405s
+// (allowed-methods.ts).
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { SOCKET_TAKEN_OVER } from '../live/sse-socket';
+import { ALL, RouteTable } from './allowed-methods';
 
 /** How long a stopping server waits for answers in flight before it cuts the connections left. */
 export const SHUTDOWN_GRACE_MS = 5_000;
@@ -19,8 +21,49 @@ export class GracefulExpressAdapter extends ExpressAdapter {
   /** Those taken over for live streams: the live hub ends them itself, with their last events. */
   private readonly streams = new WeakSet<Socket>();
 
+  /** Every route registered through this adapter (each one Nest maps, and bootstrap's own): the 405s read it. */
+  readonly routes = new RouteTable();
+
   constructor(private readonly graceMs = SHUTDOWN_GRACE_MS) {
     super();
+  }
+
+  // Nest's router registers each route of a controller through one of these: noted, then passed on.
+  // (With one argument, `get` reads an Express setting: no route.)
+  override get(...args: unknown[]): unknown {
+    return this.route('GET', super.get, args);
+  }
+  override post(...args: unknown[]): unknown {
+    return this.route('POST', super.post, args);
+  }
+  override put(...args: unknown[]): unknown {
+    return this.route('PUT', super.put, args);
+  }
+  override patch(...args: unknown[]): unknown {
+    return this.route('PATCH', super.patch, args);
+  }
+  override delete(...args: unknown[]): unknown {
+    return this.route('DELETE', super.delete, args);
+  }
+  override head(...args: unknown[]): unknown {
+    return this.route('HEAD', super.head, args);
+  }
+  override options(...args: unknown[]): unknown {
+    return this.route('OPTIONS', super.options, args);
+  }
+  override search(...args: unknown[]): unknown {
+    return this.route('SEARCH', super.search, args);
+  }
+  override query(...args: unknown[]): unknown {
+    return this.route('QUERY', super.query, args);
+  }
+  override all(...args: unknown[]): unknown {
+    return this.route(ALL, super.all, args);
+  }
+
+  private route(method: string, register: (...args: never[]) => unknown, args: unknown[]): unknown {
+    if (args.length > 1) this.routes.add(method, args[0]);
+    return Reflect.apply(register, this, args);
   }
 
   override initHttpServer(options: Parameters<ExpressAdapter['initHttpServer']>[0]): void {

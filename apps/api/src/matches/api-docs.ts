@@ -18,7 +18,7 @@ const DETAILS: Record<ProblemCode, string> = {
   FORBIDDEN: 'This token belongs to another match.',
   MATCH_NOT_FOUND: `There is no match ${MATCH}.`,
   NOT_FOUND: 'Cannot GET /api/nothing-here',
-  METHOD_NOT_ALLOWED: 'Method Not Allowed',
+  METHOD_NOT_ALLOWED: 'DELETE is not a method of this resource: it answers GET, HEAD, POST, OPTIONS.',
   REQUEST_TIMEOUT: CLIENT_ERROR_DETAILS.REQUEST_TIMEOUT,
   NOT_YOUR_TURN: 'not your turn: it is another seat to play (seat 2)',
   MUST_FOLLOW_SUIT: 'you must follow suit (H)',
