@@ -1,0 +1,47 @@
+import { useTestApp } from './support/app';
+import { createMatch } from './support/player';
+
+// The contract watch (test/support/contract.ts) is what holds every other e2e answer to the document:
+// these rows show it refuses what it must, and lets through what the document allows.
+
+const t = useTestApp();
+const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
+let state: Record<string, unknown>;
+let id: string;
+
+beforeAll(async () => {
+  const match = await createMatch(t.http);
+  id = match.id;
+  state = (await t.http().get(`/api/matches/${id}`).expect(200)).body;
+});
+
+describe('the contract watch', () => {
+  it('checked the real answer it saw, and keeps a real state with its nulls (turn, trump, lastTrick, winners)', () => {
+    expect(t.contract.checked.get('getMatch')).toBeGreaterThanOrEqual(1);
+    expect(state).toMatchObject({ contract: null, trump: null, lastTrick: null, winners: null });
+    expect(t.contract.judge('GET', `/api/matches/${id}`, 200, 'application/json; charset=utf-8', json(state))).toEqual([]);
+  });
+
+  it.each([
+    ['a value the schema refuses (an enum)', { phase: 'dancing' }, /phase/],
+    ['null where the schema has no null', { version: null }, /version/],
+    ['a field the document does not name', { secretHands: [] }, /unevaluated properties/],
+    ['a required field missing', { id: undefined }, /required property 'id'/],
+  ])('refuses %s', (_, change, reason) => {
+    const reasons = t.contract.judge('GET', `/api/matches/${id}`, 200, 'application/json', json({ ...state, ...change }));
+    expect(reasons.join('\n')).toMatch(reason);
+  });
+
+  it('refuses a status the operation does not declare, a media type its status does not declare, and an error that is no problem', () => {
+    expect(t.contract.judge('GET', `/api/matches/${id}`, 418, 'application/json', json({}))).toEqual([expect.stringMatching(/status 418 is not declared/)]);
+    expect(t.contract.judge('GET', `/api/matches/${id}`, 200, 'text/html', Buffer.from('<p>'))).toEqual([expect.stringMatching(/answered text\/html/)]);
+    expect(t.contract.judge('GET', '/nowhere', 404, 'text/html', Buffer.from('<p>'))).toEqual([expect.stringMatching(/not problem\+json/)]);
+    expect(t.contract.judge('GET', '/nowhere', 404, 'application/problem+json', json({ status: 404 }))[0]).toMatch(/required property/);
+  });
+
+  it('reads a query string and a HEAD as the operation they are, and lets static files through', () => {
+    expect(t.contract.judge('GET', '/api/matches?limit=1', 200, 'application/json', json({ items: [], nextCursor: null }))).toEqual([]);
+    expect(t.contract.judge('HEAD', `/api/matches/${id}`, 200, 'application/json', Buffer.alloc(0))).toEqual([]);
+    expect(t.contract.judge('GET', '/docs/swagger-ui.css', 200, 'text/css', Buffer.from('body{}'))).toEqual([]);
+  });
+});
