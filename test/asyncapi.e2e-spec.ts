@@ -33,7 +33,7 @@ const resolve = (ref: string): unknown => ref.slice(2).split('/').reduce<any>((n
 
 describe('GET /asyncapi.json', () => {
   it('is an AsyncAPI 3 document whose every $ref resolves, each operation to its channel and that channel\'s messages', () => {
-    expect(doc.asyncapi).toBe('3.0.0');
+    expect(doc.asyncapi).toBe('3.1.0');
     const refs: string[] = [];
     JSON.stringify(doc, (key, value) => (key === '$ref' && refs.push(value), value));
     expect(refs.length).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { appConfig, type AppConfig } from './config/app.config';
 import { edgeConfig, type EdgeConfig } from './config/edge.config';
+import { CONTACT, LICENSE } from './docs/about';
 import { methodNotAllowed } from './edge/allowed-methods';
 import { applyEdge } from './edge/edge';
 import { GracefulExpressAdapter } from './edge/http-adapter';
@@ -70,9 +71,22 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
         'Errors are application/problem+json with a stable `code`.',
     )
     .setVersion('1')
+    .setLicense(LICENSE.name, LICENSE.url)
+    // Relative: the API is wherever this document was fetched from (localhost, a container, a load balancer).
+    .addServer('/', 'this service')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A seat token from POST /api/matches.' }, 'seat')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' }, 'admin')
+    // Every tag an operation uses (@ApiTags), in the order Swagger UI lists them.
+    .addTag('matches', "Create, list and read matches: public state, a seat's view, scorecard, the event log and its live stream, forks, the table.")
+    .addTag('lobby', 'Fill the open seats of a waiting match, with people or bots.')
+    .addTag('commands', 'What a seat does in a deal: cut, deal, contract, discard, play.')
+    .addTag('replay and audit', 'Any moment of a match, its audit, export and notation, the replay viewer.')
+    .addTag('analysis', 'The double-dummy value of every card of a scored deal.')
+    .addTag('admin', 'Maintenance of a deployment (rebuilding the projections), with its ADMIN_TOKEN.')
+    .addTag('operations', 'Health and metrics, for load balancers and monitoring.')
     .build();
+  // setContact wants a URL and an address too, and there are none (docs/about.ts).
+  config.info.contact = { ...CONTACT };
   return completeOpenApi(SwaggerModule.createDocument(app, config));
 }
 

@@ -653,7 +653,7 @@ export interface components {
         };
         CreateMatchDto: {
             /**
-             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters.
+             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters, not only spaces.
              * @example [
              *       "Astrid",
              *       "Bjørn",
@@ -2025,7 +2025,7 @@ export interface components {
         };
         JoinSeatDto: {
             /**
-             * @description The name shown for this seat.
+             * @description The name shown for this seat: 1 to 40 printable characters, not only spaces.
              * @example Bjørn
              */
             name: string;

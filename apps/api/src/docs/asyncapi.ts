@@ -4,6 +4,7 @@ import { completeOpenApi } from '../edge/openapi';
 import { LiveController } from '../live/live.controller';
 import { StreamQueryDto } from '../live/stream-query.dto';
 import { EventPageDto } from '../matches/dto/responses.dto';
+import { CONTACT, LICENSE } from './about';
 
 type Json = Record<string, any>;
 const SCHEMA_REF = '#/components/schemas/';
@@ -27,7 +28,7 @@ export function eventSchemasOfTheApi(): Json {
 }
 
 /**
- * The AsyncAPI 3 document of the live event stream (`GET /asyncapi.json`). Its event payload is the
+ * The AsyncAPI 3.1 document of the live event stream (`GET /asyncapi.json`). Its event payload is the
  * OpenAPI document's `EventDto` with every schema it references, turned into AsyncAPI (JSON Schema)
  * schemas; `after` is `StreamQueryDto`'s. test/asyncapi.e2e-spec.ts checks it against the served
  * OpenAPI document and a real stream; `npm run asyncapi:lint` lints it.
@@ -37,7 +38,7 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
   const after = toAsyncApiSchema(generateSchema(StreamQueryDto).schema.properties!.after as Json);
   const message = (name: string): Json => ({ $ref: `#/channels/matchEvents/messages/${name}` });
   return {
-    asyncapi: '3.0.0',
+    asyncapi: '3.1.0',
     info: {
       title: 'Bismarck live events',
       version: '1',
@@ -45,8 +46,20 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
         "A match's events as Server-Sent Events (`text/event-stream`), as they are appended to its log. " +
         'The HTTP API, including the errors this stream answers before it starts, is the OpenAPI document at `/docs/openapi.json`; ' +
         'docs/clients.md ("The live event stream") has the details and the event catalogue.',
-      license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
+      contact: { ...CONTACT },
+      license: { ...LICENSE },
       tags: [{ name: 'matches', description: 'Matches and their events.' }],
+    },
+    servers: {
+      // No fixed host: the stream is served beside the HTTP API, wherever that is deployed. No `title`:
+      // Redocly's linter (asyncapi:lint) refuses it on a server.
+      api: {
+        host: '{host}',
+        protocol: 'http',
+        protocolVersion: '1.1',
+        description: "The HTTP API's own host (https behind a TLS-terminating proxy); the OpenAPI document's server.",
+        variables: { host: { default: 'localhost:3000', description: 'Host and port of the HTTP API (`npm start`: localhost:3000).' } },
+      },
     },
     defaultContentType: 'application/json',
     channels: {

@@ -1,19 +1,10 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
+import { PLAYER_NAME } from '../matches/dto/fields';
 
-/**
- * A player's name: 1 to 40 characters (code points, as JSON Schema's `maxLength` counts them), not only
- * spaces, and printable: no control or format character (they would end up in logs and terminals), no
- * line or paragraph separator, and no lone UTF-16 surrogate (\p{Cs}: no character at all, and PostgreSQL
- * refuses to store it). The OpenAPI document states exactly this (PLAYER_NAME_SCHEMA), so that a client's
- * own validation agrees with the service's.
- */
-const NOT_PRINTABLE = '\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}';
-export const PLAYER_NAME_PATTERN = `^[^${NOT_PRINTABLE}]*[^\\s${NOT_PRINTABLE}][^${NOT_PRINTABLE}]*$`;
-const PLAYER_NAME = new RegExp(PLAYER_NAME_PATTERN, 'u');
-export const PLAYER_NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: 40, pattern: PLAYER_NAME_PATTERN } as const;
-
-export const isPlayerName = (value: unknown): value is string => typeof value === 'string' && PLAYER_NAME.test(value) && [...value].length <= 40;
+/** A player's name (PLAYER_NAME in matches/dto/fields.ts: the document states the same rule). */
+export const PLAYER_NAME_SCHEMA = PLAYER_NAME.schema;
+export const isPlayerName = PLAYER_NAME.test;
 
 /** A strategy the service can play a bot seat with (`strong` too, once libs/bots has it). */
 export const isStrategy = (value: unknown): value is StrategyName => typeof value === 'string' && (STRATEGIES as readonly string[]).includes(value);

@@ -1,15 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 import { IsPlayerName, IsSeatNames, PLAYER_NAME_SCHEMA, type BotEntry } from '../../lobby/seat-names.validator';
+import { SEED_TEXT } from './fields';
 import { MatchOptionsDto } from './match-options.dto';
-
-/**
- * Text PostgreSQL can store and a log can show: no control character, no lone UTF-16 surrogate; 1 to 128
- * code points, counted in the pattern itself as JSON Schema counts `maxLength` (class-validator's Length does not).
- */
-const SEED_SCHEMA = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\p{Cc}\\p{Cs}]{1,128}$' } as const;
 
 /** A seat the service plays (a `players` entry at creation, or the body of `POST …/seats/{seat}/bot`). */
 export class BotSeatDto {
@@ -47,7 +42,7 @@ export class CreateMatchDto {
   readonly options?: MatchOptionsDto;
 
   @ApiPropertyOptional({
-    ...SEED_SCHEMA,
+    ...SEED_TEXT.schema,
     example: 'club-night-42',
     description:
       'Makes every deal reproducible (a sandbox or test match, marked as seeded and not provably fair). ' +
@@ -56,7 +51,6 @@ export class CreateMatchDto {
   // Left out: no seed. `null` is not "no seed" but a value that is no text (IsOptional would let it
   // through to the first dealer's HMAC, a 500): refused like any other, at /seed.
   @ValidateIf((_, value) => value !== undefined)
-  @IsString()
-  @Matches(new RegExp(SEED_SCHEMA.pattern, 'u'), { message: 'seed must be 1 to 128 characters of printable text (no control characters, no lone UTF-16 surrogates)' })
+  @ValidateBy({ name: 'isSeed', validator: { validate: SEED_TEXT.test, defaultMessage: () => 'seed must be 1 to 128 characters of printable text (no control characters, no lone UTF-16 surrogates)' } })
   readonly seed?: string;
 }

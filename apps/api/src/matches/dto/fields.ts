@@ -10,6 +10,38 @@ const CARD_ITEM = { type: 'string', pattern: CARD_PATTERN } as const;
 
 export const SUITS = ['S', 'H', 'D', 'C'] as const;
 
+/**
+ * Text a person typed (a name, a seed), stated in the document exactly as the service checks it: a
+ * length in characters (code points, as JSON Schema's `maxLength` counts them) and a pattern written
+ * with `\uXXXX` ranges only, which every JSON Schema tool reads alike (`\p{…}` classes need a Unicode
+ * mode that Spectral, Python's `re` and others lack). Besides, the text must be well-formed Unicode: a
+ * lone UTF-16 surrogate is no character, PostgreSQL refuses to store it, and no pattern can say so alike
+ * in every engine.
+ */
+const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f';
+// The invisible format characters of the Basic Multilingual Plane (Unicode's Cf there: soft hyphen,
+// bidirectional controls, zero-width ones, BOM), and the line and paragraph separators.
+const INVISIBLE = '\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';
+
+export interface TextRule {
+  readonly schema: { readonly type: 'string'; readonly minLength: number; readonly maxLength: number; readonly pattern: string };
+  readonly test: (value: unknown) => value is string;
+}
+
+function textRule(maxLength: number, pattern: string): TextRule {
+  const regex = new RegExp(pattern, 'u');
+  return {
+    schema: { type: 'string', minLength: 1, maxLength, pattern },
+    test: (value: unknown): value is string => typeof value === 'string' && !/\p{Cs}/u.test(value) && regex.test(value) && [...value].length <= maxLength,
+  };
+}
+
+/** A player's name: 1 to 40 characters, not only spaces; no control, invisible format or separator character. */
+export const PLAYER_NAME = textRule(40, `^[^${CONTROL}${INVISIBLE}]*[^\\s${CONTROL}${INVISIBLE}][^${CONTROL}${INVISIBLE}]*$`);
+
+/** A seed: 1 to 128 characters with no control character (logs and terminals show it). */
+export const SEED_TEXT = textRule(128, `^[^${CONTROL}]+$`);
+
 /** Versions are PostgreSQL integers. */
 export const MAX_VERSION = 2147483647;
 
