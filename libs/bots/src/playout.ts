@@ -1,7 +1,12 @@
 // Fast card play for the strong bot's rollouts: every hand face up, played to the end by a greedy
 // policy. Thousands of playouts per decision, so the inside works on numbers, as the solver does: a
 // card is suit * 13 + rank (libs/rules' numbering: 0..12 = 2..A), and a hand is four 13-bit masks,
-// one per suit, in an Int32Array of 12 (seat * 4 + suit).
+// one per suit, in an Int32Array of 12 (seat * 4 + suit). Which suits may be played and which card
+// takes a trick are libs/rules' `playableSuits` and `beats`, called on suit masks, suits and ranks.
+import * as rules from '@bismarck/rules';
+// Read once: a call through the import looks the function up on every call in the package's exports
+// (getters, kept by V8 as a dictionary), which also keeps it from being inlined.
+const { beats, playableSuits } = rules;
 
 /** A deal's card play in progress, every hand known (a sampled world). Mutated by `play`. */
 export interface World {
@@ -29,55 +34,26 @@ const popcount = (x: number): number => {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
 
-export const handSize = (hands: Int32Array, seat: number): number =>
+const handSize = (hands: Int32Array, seat: number): number =>
   popcount(hands[seat * 4]) + popcount(hands[seat * 4 + 1]) + popcount(hands[seat * 4 + 2]) + popcount(hands[seat * 4 + 3]);
 
-export const cloneWorld = (w: World): World => ({
-  hands: w.hands.slice(),
-  trump: w.trump,
-  pass: w.pass,
-  mustTrump: w.mustTrump,
-  trick: w.trick.slice(),
-  leader: w.leader,
-  taken: [w.taken[0], w.taken[1], w.taken[2]],
-});
+const turnOf = (w: World): number => (w.leader + w.trick.length) % 3;
 
-export const turnOf = (w: World): number => (w.leader + w.trick.length) % 3;
-
-/** The suits `seat` may play from now, as a 4-bit mask (libs/rules' legalPlays over masks). */
+/** The suits `seat` may play from now, as a 4-bit mask. */
 export const legalSuits = (w: World, seat: number): number => {
   const h = seat * 4;
-  if (w.trick.length === 0) return (w.hands[h] ? 1 : 0) | (w.hands[h + 1] ? 2 : 0) | (w.hands[h + 2] ? 4 : 0) | (w.hands[h + 3] ? 8 : 0);
-  const led = suitOf(w.trick[0]);
-  if (w.hands[h + led] !== 0) return 1 << led;
-  if (w.mustTrump && w.trump >= 0 && w.hands[h + w.trump] !== 0) return 1 << w.trump;
-  return (w.hands[h] ? 1 : 0) | (w.hands[h + 1] ? 2 : 0) | (w.hands[h + 2] ? 4 : 0) | (w.hands[h + 3] ? 8 : 0);
+  const held = (w.hands[h] ? 1 : 0) | (w.hands[h + 1] ? 2 : 0) | (w.hands[h + 2] ? 4 : 0) | (w.hands[h + 3] ? 8 : 0);
+  return playableSuits(held, w.trick.length === 0 ? -1 : suitOf(w.trick[0]), w.trump, w.mustTrump);
 };
-
-/** Every legal card of the seat to play. */
-export const legalCards = (w: World): number[] => {
-  const seat = turnOf(w);
-  const suits = legalSuits(w, seat);
-  const out: number[] = [];
-  for (let s = 0; s < 4; s++) {
-    if (!(suits & (1 << s))) continue;
-    let m = w.hands[seat * 4 + s];
-    while (m) {
-      const r = lowBit(m);
-      out.push(s * 13 + r);
-      m &= m - 1;
-    }
-  }
-  return out;
-};
-
-const beats = (card: number, best: number, trump: number): boolean =>
-  suitOf(card) === suitOf(best) ? rankOf(card) > rankOf(best) : suitOf(card) === trump;
 
 /** The index in the trick of the card now winning it. */
 const winningIndex = (trick: number[], trump: number): number => {
   let best = 0;
-  for (let i = 1; i < trick.length; i++) if (beats(trick[i], trick[best], trump)) best = i;
+  for (let i = 1; i < trick.length; i++) {
+    const c = trick[i];
+    const b = trick[best];
+    if (beats(suitOf(c), rankOf(c), suitOf(b), rankOf(b), trump)) best = i;
+  }
   return best;
 };
 

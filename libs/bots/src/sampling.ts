@@ -2,7 +2,7 @@
 // it. Read only from the seat's view and the public history of the deal (history.ts): its own hand,
 // its own lay-away, the table cards, every card played, the voids shown by not following suit, hand
 // sizes. Never from anything its seat may not see.
-import { parseCard } from '@bismarck/rules';
+import { parseCard, voidsShown } from '@bismarck/rules';
 import type { DealHistory } from './history';
 import { rankOf, suitOf } from './playout';
 
@@ -65,11 +65,7 @@ export const shownVoids = (plays: readonly { seat: number; card: string }[], tru
   for (let i = 0; i < plays.length; i++) {
     const lead = i - (i % 3);
     if (i === lead) continue;
-    const led = suitOf(parseCard(plays[lead].card));
-    const s = suitOf(parseCard(plays[i].card));
-    if (s === led) continue;
-    voids[plays[i].seat] |= 1 << led;
-    if (mustTrump && trump >= 0 && s !== trump) voids[plays[i].seat] |= 1 << trump;
+    voids[plays[i].seat] |= voidsShown(suitOf(parseCard(plays[i].card)), suitOf(parseCard(plays[lead].card)), trump, mustTrump);
   }
   return voids;
 };

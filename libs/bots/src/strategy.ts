@@ -1,6 +1,6 @@
 // How a bot chooses among the actions its view says are legal. Pure: the seat's view in, one action out;
 // used by the CLI (apps/cli) and by the service's bot seats.
-import type { SeatView } from '@bismarck/rules';
+import { SUITS, type SeatView, beats as cardBeats } from '@bismarck/rules';
 import type { DealHistory } from './history';
 import { STRONG_DEFAULTS, strongChoice } from './strong';
 
@@ -132,8 +132,9 @@ function winning(trick: { card: string }[], trump: string | null): string | null
   for (const { card } of trick.slice(1)) if (beats(card, best, trump)) best = card;
   return best;
 }
+/** libs/rules' `beats` on card codes. */
 const beats = (card: string, best: string, trump: string | null): boolean =>
-  suit(card) === suit(best) ? rank(card) > rank(best) : suit(card) === trump;
+  cardBeats(SUITS.indexOf(suit(card)), rank(card), SUITS.indexOf(suit(best)), rank(best), trump === null ? -1 : SUITS.indexOf(trump as Suit));
 
 function greedyPlay(view: BotView, legal: string[]): string {
   const trump = view.contract === 'pass' || view.contract === 'notrump' ? null : view.trump;

@@ -63,7 +63,6 @@ export const withoutCard = (set: CardSet, c: CardId): CardSet =>
   inHi(c) ? { lo: set.lo, hi: set.hi & ~bitOf(c) } : { lo: set.lo & ~bitOf(c), hi: set.hi };
 
 export const union = (a: CardSet, b: CardSet): CardSet => ({ lo: a.lo | b.lo, hi: a.hi | b.hi });
-export const difference = (a: CardSet, b: CardSet): CardSet => ({ lo: a.lo & ~b.lo, hi: a.hi & ~b.hi });
 
 export const fromCards = (cards: Iterable<CardId>): CardSet => {
   let lo = 0;
@@ -79,11 +78,15 @@ export const fromCards = (cards: Iterable<CardId>): CardSet => {
 export const suitMask = (set: CardSet, s: SuitId): number =>
   ((s >= 2 ? set.hi : set.lo) >>> ((s & 1) * 16)) & 0x1fff;
 
-/** The set holding only the cards of suit s that `set` holds. */
-export const suitCards = (set: CardSet, s: SuitId): CardSet => {
-  const m = suitMask(set, s) << ((s & 1) * 16);
-  return s >= 2 ? { lo: 0, hi: m } : { lo: m, hi: 0 };
-};
+/** The suits a set holds a card of (bit s = suit s). */
+export const suitsOf = (set: CardSet): number =>
+  ((set.lo & 0x1fff) !== 0 ? 1 : 0) | ((set.lo >>> 16) !== 0 ? 2 : 0) | ((set.hi & 0x1fff) !== 0 ? 4 : 0) | ((set.hi >>> 16) !== 0 ? 8 : 0);
+
+/** The cards of a set in the suits of a 4-bit mask (bit s = suit s). */
+export const inSuits = (set: CardSet, suits: number): CardSet => ({
+  lo: set.lo & ((suits & 1 ? 0x1fff : 0) | (suits & 2 ? 0x1fff0000 : 0)),
+  hi: set.hi & ((suits & 4 ? 0x1fff : 0) | (suits & 8 ? 0x1fff0000 : 0)),
+});
 
 const popcount32 = (x: number): number => {
   x = x - ((x >>> 1) & 0x55555555);
@@ -92,7 +95,6 @@ const popcount32 = (x: number): number => {
 };
 
 export const size = (set: CardSet): number => popcount32(set.lo) + popcount32(set.hi);
-export const isEmpty = (set: CardSet): boolean => set.lo === 0 && set.hi === 0;
 
 /** The cards of a set, ascending (2S .. AS, 2H .. AC). */
 export const toIds = (set: CardSet): CardId[] => {

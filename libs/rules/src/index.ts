@@ -8,7 +8,7 @@ export { type MatchState, initialState, evolve, fold } from './state';
 export { decide, dealHands, forkableVersions } from './decide';
 export { notForkable, type CopiedShuffle } from './fork';
 export { recordedMove } from './recorded';
-export { legalActions, legalPlays, trickWinner } from './legal';
+export { legalActions, legalPlays, trickWinner, playableSuits, voidsShown, beats } from './legal';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
 export { deckKey, cutterOf, CUT_PATTERN } from './fairness';

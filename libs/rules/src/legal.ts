@@ -1,42 +1,62 @@
 // What a seat may do now: the legal moves, the winner of a trick, the contracts forehand may choose.
 import { cutterOf } from './fairness';
-import { type CardSet, type SuitId, SUITS, parseCard, rankOf, suitCards, suitMask, suitOf, toCodes } from './cards';
+import { type CardSet, SUITS, inSuits, parseCard, rankOf, suitOf, suitsOf, toCodes } from './cards';
 import { dealPlan, exhaustive } from './options';
 import { CONTRACTS } from './scoring';
 import { type AwaitingContract, type MatchState, trumpSuitId } from './state';
 import type { Contract, LegalAction, MatchOptions, PlayedCard, Seat, Suit } from './types';
 
+// The follow-suit and trick rules are stated once, over suit numbers and 4-bit suit masks (bit s =
+// suit s), so that libs/solver and the bots' playouts, which keep cards in encodings of their own,
+// call them on their hot paths without converting a card or allocating anything.
+
 /**
- * The cards of `hand` that may be played to `trick`: anything when leading; else a card of the led
- * suit if the hand holds one; else (mustTrump only) a trump if it holds one; else anything.
+ * The suits a hand holding the suits `held` may play from: any it holds when leading (`led` -1);
+ * else the suit led if it holds one; else (mustTrump only) trumps if it holds one; else any it holds.
  */
-export const legalPlays = (hand: CardSet, trick: readonly PlayedCard[], trump: number, mustTrump: boolean): CardSet => {
-  if (trick.length === 0) return hand;
-  const led = suitOf(parseCard(trick[0].card));
-  if (suitMask(hand, led) !== 0) return suitCards(hand, led);
-  if (mustTrump && trump >= 0 && suitMask(hand, trump as SuitId) !== 0) return suitCards(hand, trump as SuitId);
-  return hand;
+export const playableSuits = (held: number, led: number, trump: number, mustTrump: boolean): number => {
+  if (led < 0) return held;
+  if (held & (1 << led)) return 1 << led;
+  if (mustTrump && trump >= 0 && held & (1 << trump)) return 1 << trump;
+  return held;
 };
 
-/** The highest trump in the trick wins it; with no trump in it, the highest card of the led suit. */
+/**
+ * The suits a seat shows it does not hold by playing a card of suit `played` to a trick led in `led`:
+ * those whose holding would have forbidden that card (the suit led; under mustTrump, trumps too).
+ */
+export const voidsShown = (played: number, led: number, trump: number, mustTrump: boolean): number => {
+  let voids = 0;
+  for (let s = 0; s < 4; s++) if ((playableSuits((1 << played) | (1 << s), led, trump, mustTrump) & (1 << played)) === 0) voids |= 1 << s;
+  return voids;
+};
+
+/**
+ * Does a card (its suit and rank, 0..12 = 2..A) beat the card winning the trick so far? Only a higher
+ * card of the same suit, or a trump on a card that is not one: so the highest trump takes the trick,
+ * and with no trump in it the highest card of the suit led.
+ */
+export const beats = (suit: number, rank: number, bestSuit: number, bestRank: number, trump: number): boolean =>
+  suit === bestSuit ? rank > bestRank : suit === trump;
+
+/** The cards of `hand` that may be played to `trick` (`playableSuits`). */
+export const legalPlays = (hand: CardSet, trick: readonly PlayedCard[], trump: number, mustTrump: boolean): CardSet => {
+  const led = trick.length === 0 ? -1 : suitOf(parseCard(trick[0].card));
+  return inSuits(hand, playableSuits(suitsOf(hand), led, trump, mustTrump));
+};
+
+/** The seat whose card beats every other card of the trick (`beats`). */
 export const trickWinner = (cards: readonly PlayedCard[], trump: number): Seat => {
   let best = parseCard(cards[0].card);
   let winner = cards[0].seat;
   for (let i = 1; i < cards.length; i++) {
     const c = parseCard(cards[i].card);
-    if (beats(c, best, trump)) {
+    if (beats(suitOf(c), rankOf(c), suitOf(best), rankOf(best), trump)) {
       best = c;
       winner = cards[i].seat;
     }
   }
   return winner;
-};
-
-const beats = (c: number, best: number, trump: number): boolean => {
-  const s = suitOf(c);
-  const b = suitOf(best);
-  if (s === b) return rankOf(c) > rankOf(best);
-  return s === trump;
 };
 
 /** The contracts forehand may announce now (the compendium rule of the modern schedule). */

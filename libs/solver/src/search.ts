@@ -8,8 +8,12 @@
 // is found by asking again from that bound (MTD(f)). The state is mutated and restored in place: the
 // hot path allocates nothing.
 //
-// The legality and trick-winner rules here mirror libs/rules' `legalPlays` and `trickWinner`; the
-// property tests check the two agree on random tricks.
+// Which suits a seat may play and which card takes a trick are libs/rules' `playableSuits` and
+// `beats`, called on suit masks, suits and ranks: no card is converted and nothing allocated.
+import * as rules from '@bismarck/rules';
+// Read once: a call through the import looks the function up on every call in the package's exports
+// (getters, kept by V8 as a dictionary), which also keeps it from being inlined.
+const { beats, playableSuits } = rules;
 import type { Table } from './table';
 
 export interface Setup {
@@ -58,33 +62,15 @@ const UNSETTLED = -1;
 const STRIDE = 20; // room for the moves of one ply: at most 16 cards in a hand
 const MAX_PLIES = 52;
 
-export const suitOfCard = (card: number): number => card >> 4;
-export const rankOfCard = (card: number): number => card & 15;
-
-/** Does `card` beat `best`, the card winning the trick so far? (libs/rules `trickWinner`, one step.) */
-export const beats = (card: number, best: number, trump: number): boolean => {
-  const s = card >> 4;
-  if (s === best >> 4) return (card & 15) > (best & 15);
-  return s === trump;
-};
-
 /** The position in a trick (0, 1, 2) of the card that wins it. */
 export const winningIndex = (cards: ArrayLike<number>, from: number, count: number, trump: number): number => {
   let best = 0;
-  for (let i = 1; i < count; i++) if (beats(cards[from + i], cards[from + best], trump)) best = i;
+  for (let i = 1; i < count; i++) if (beatsCard(cards[from + i], cards[from + best], trump)) best = i;
   return best;
 };
 
-/**
- * The suits a seat may play from (bit s = suit s): any when leading; else the suit led if it holds
- * one; else, under mustTrump, trumps if it holds one; else any. (libs/rules `legalPlays`.)
- */
-export const playableSuits = (hands: Int32Array, seat: number, led: number, trump: number, mustTrump: boolean): number => {
-  if (led < 0) return 15;
-  if (hands[seat * 4 + led] !== 0) return 1 << led;
-  if (mustTrump && trump >= 0 && hands[seat * 4 + trump] !== 0) return 1 << trump;
-  return 15;
-};
+/** libs/rules' `beats` on the search's cards (suit * 16 + rank). */
+const beatsCard = (card: number, best: number, trump: number): boolean => beats(card >> 4, card & 15, best >> 4, best & 15, trump);
 
 const popcount = (x: number): number => {
   x = x - ((x >>> 1) & 0x55555555);
@@ -204,6 +190,13 @@ export class Search {
 
   private toPlay(): number {
     return (this.leader + this.trickLength) % 3;
+  }
+
+  /** The suits (bit s = suit s) `seat` holds a card of. */
+  private heldSuits(seat: number): number {
+    const h = this.hands;
+    const at = seat * 4;
+    return (h[at] !== 0 ? 1 : 0) | (h[at + 1] !== 0 ? 2 : 0) | (h[at + 2] !== 0 ? 4 : 0) | (h[at + 3] !== 0 ? 8 : 0);
   }
 
   private handSize(seat: number): number {
@@ -388,7 +381,7 @@ export class Search {
       const k1 = suit === 1 ? moved : keys[1];
       const k2 = suit === 2 ? moved : keys[2];
       const k3 = suit === 3 ? moved : keys[3];
-      const winner = (this.leader + (beats(card, winning, this.trump) ? 2 : ahead)) % 3;
+      const winner = (this.leader + (beatsCard(card, winning, this.trump) ? 2 : ahead)) % 3;
       const slot = table.find(table.slotOf(k0, k1, k2, k3, winner), k0, k1, k2, k3, winner);
       if (slot < 0) continue;
       const won = winner === this.counted ? 1 : 0;
@@ -504,12 +497,11 @@ export class Search {
   private generate(seat: number, base: number, tableBest: number): number {
     const trickStart = this.ply - this.trickLength;
     const led = this.trickLength === 0 ? -1 : this.played[trickStart] >> 4;
-    const suits = playableSuits(this.hands, seat, led, this.trump, this.mustTrump);
+    const suits = playableSuits(this.heldSuits(seat), led, this.trump, this.mustTrump);
     let n = 0;
     for (let s = 0; s < 4; s++) {
       if ((suits & (1 << s)) === 0) continue;
       const mine = this.hands[seat * 4 + s];
-      if (mine === 0) continue;
       let all = mine | this.separators(seat, s);
       let inRun = false;
       while (all !== 0) {
@@ -586,7 +578,7 @@ export class Search {
 
   private followScore(seat: number, card: number, winning: number, winner: number, maxing: number): number {
     const r = card & 15;
-    const takes = beats(card, winning, this.trump);
+    const takes = beatsCard(card, winning, this.trump);
     const outcome = takes ? seat : winner;
     if (this.trickLength === 2) return (this.goodFor(maxing, outcome) ? 1000 : 0) - r;
     if (takes && this.goodFor(maxing, seat)) return 500 + r;
