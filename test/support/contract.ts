@@ -68,7 +68,10 @@ export class ContractWatch {
   /** The verdict on one answer: the reasons it breaks the contract (none: it keeps it). */
   judge(method: string, url: string, status: number, contentType: string | undefined, body: Buffer | null): string[] {
     const path = url.split('?')[0];
-    const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
+    const head = method.toLowerCase() === 'head';
+    // A HEAD answer has its GET's status and headers, and no body.
+    if (head) body = null;
+    const verb = head ? 'get' : method.toLowerCase();
     const route = this.routes.find((r) => r.method === verb && r.pattern.test(path));
     const media = contentType?.split(';')[0].trim().toLowerCase();
     if (!route) {
@@ -84,7 +87,7 @@ export class ContractWatch {
     // A declared media type may carry parameters (`text/plain; charset=utf-8`): the type itself must match.
     const declaredMedia = Object.keys(content).find((m) => m.split(';')[0].trim().toLowerCase() === media);
     if (!media || !declaredMedia) return [`${id} answered ${media ?? 'no Content-Type'}; declared: ${Object.keys(content).join(', ')}`];
-    if (method.toLowerCase() === 'head' || media === 'text/event-stream' || body === null) return [];
+    if (media === 'text/event-stream' || body === null) return [];
     const schema = content[declaredMedia].schema;
     return schema ? this.validBody(id, `${id} ${media}`, schema, media, body) : [];
   }
