@@ -613,7 +613,7 @@ describe('bodies that are not JSON: 415', () => {
     // An empty object says nothing: the deal and the fork go through.
     await deal().send('{}').expect(200);
     await fork().send('{}').expect(201);
-  });
+  }, 60_000); // it plays a whole quick match first
 
   it('the OpenAPI document lists 415 on every POST of the api (a body that is not JSON is refused even where none is read, as above), on no other operation, and `errors` in the problem', async () => {
     const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
