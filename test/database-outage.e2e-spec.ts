@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createApp } from '../apps/api/src/bootstrap';
+import { buildOpenApi, createApp } from '../apps/api/src/bootstrap';
+import { watchContract, type ContractWatch } from './support/contract';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { createMatch, playOneAction, type CreatedMatch } from './support/player';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
@@ -12,6 +13,8 @@ describe('a database outage', () => {
   let db: TestDatabase;
   let proxy: TcpProxy;
   let app: NestExpressApplication;
+  // The 503s of an outage are held to the document like every other answer.
+  let contract: ContractWatch;
   const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
@@ -22,12 +25,14 @@ describe('a database outage', () => {
     viaProxy.port = String(proxy.port);
     app = await createApp({ databaseUrl: viaProxy.toString(), embedded: db.embedded, quiet: true, poolSize: 4 });
     await app.init();
+    contract = watchContract(app.getHttpServer(), buildOpenApi(app));
   }, 60_000);
   afterAll(async () => {
     await proxy?.up().catch(() => undefined);
     await app?.close();
     await proxy?.close();
     await db?.drop();
+    contract?.assertKept();
   });
 
   it('answers 503 DATABASE_UNAVAILABLE with Retry-After while it is away, and serves again when it is back', async () => {
