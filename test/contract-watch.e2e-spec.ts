@@ -39,6 +39,15 @@ describe('the contract watch', () => {
     expect(t.contract.judge('GET', '/nowhere', 404, 'application/problem+json', json({ status: 404 }))[0]).toMatch(/required property/);
   });
 
+  it('keeps a revalidation (304, no body), which browsers send for the table and the viewer', async () => {
+    const first = await t.http().get(`/api/matches/${id}`).expect(200);
+    await t.http().get(`/api/matches/${id}`).set('If-None-Match', first.headers.etag).expect(304);
+    const page = await t.http().get(`/play/${id}`).expect(200);
+    await t.http().get(`/play/${id}`).set('If-None-Match', page.headers.etag).expect(304);
+    expect(t.contract.judge('GET', `/api/matches/${id}`, 304, undefined, Buffer.alloc(0))).toEqual([]);
+    expect(t.contract.violations).toEqual([]);
+  });
+
   it('reads a query string and a HEAD as the operation they are, and lets static files through', () => {
     expect(t.contract.judge('GET', '/api/matches?limit=1', 200, 'application/json', json({ items: [], nextCursor: null }))).toEqual([]);
     expect(t.contract.judge('HEAD', `/api/matches/${id}`, 200, 'application/json', Buffer.alloc(0))).toEqual([]);

@@ -2730,6 +2730,15 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     checkHealth: {
@@ -2753,6 +2762,15 @@ export interface operations {
                         database: "up";
                     };
                 };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`. */
             503: {
@@ -2790,6 +2808,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MatchListDto"];
                 };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
@@ -2928,6 +2955,15 @@ export interface operations {
                     "application/json": components["schemas"]["PublicStateDto"];
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -3014,6 +3050,15 @@ export interface operations {
                     "application/json": components["schemas"]["SeatViewDto"];
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -3099,6 +3144,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ScorecardDto"];
                 };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
@@ -3188,6 +3242,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EventPageDto"];
                 };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
@@ -4396,6 +4459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReplayDto"];
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -4483,6 +4555,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditDto"];
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -4566,6 +4647,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ExportDto"];
                 };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
@@ -4786,6 +4876,15 @@ export interface operations {
                     "text/plain; charset=utf-8": string;
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -4885,6 +4984,15 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisPendingDto"];
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -4979,6 +5087,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -5008,6 +5125,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getPlayTable: {
@@ -5030,6 +5156,15 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {

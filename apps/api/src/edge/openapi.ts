@@ -34,6 +34,7 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       if (path.startsWith('/api/')) addRateLimited(op);
       if (path.startsWith('/api/')) addDatabaseUnavailable(op);
       if (path.startsWith('/api/') || (op.parameters ?? []).length > 0) addMalformed(op, method);
+      if (method === 'get') addNotModified(op);
       // A match route that reads a seat token refuses an unknown one (401); the lobby's join and bot routes read none.
       op.security ??= path.startsWith('/api/matches/{id}') && op.responses?.['401'] ? [{}, { seat: [] }] : [{}];
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
@@ -137,6 +138,20 @@ function addMalformed(op: Json, method: string): void {
   if (method === 'post' && !op.responses['415']) op.responses['415'] = unsupportedMediaTypeResponse();
   // BODY_LIMIT is checked from Content-Length before any route, a body-less one's too.
   if (method === 'post' && !op.responses['413']) op.responses['413'] = problemResponse({ PAYLOAD_TOO_LARGE: { value: problemExample('PAYLOAD_TOO_LARGE') } }, '');
+}
+
+/**
+ * Express answers a GET from its body's ETag (its own, or the match version where a route sets one):
+ * a request whose `If-None-Match` names it gets 304 with no body — a browser revalidating the table's
+ * page or a polling client's state. Not a live stream, which has no body to tag.
+ */
+function addNotModified(op: Json): void {
+  const ok = op.responses?.['200']?.content as Json | undefined;
+  if (!ok || op.responses['304'] || Object.keys(ok).some((media) => media.startsWith('text/event-stream'))) return;
+  op.responses['304'] = {
+    description: 'Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body.',
+    headers: { ETag: { description: 'The same tag as before.', schema: { type: 'string' } } },
+  };
 }
 
 /** The examples of the operation's own problem answer with this status (a copy, to add to), if it has one. */
