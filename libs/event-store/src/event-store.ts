@@ -1,5 +1,5 @@
 import { pgConfigFromDataSource, pgPool } from '@bismarck/database';
-import type { ClientConfig } from 'pg';
+import { DatabaseError, type ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
 import { rowsOf } from './rows';
@@ -91,9 +91,11 @@ class AppendBatcher {
     try {
       rows = await this.many(batch.map((b) => b.item));
     } catch (error) {
-      // The server refused the statement (an item raised): nothing was written; run each alone so that
-      // only the guilty one fails. Any other error (the connection) leaves the outcome unknown: report it.
-      if (typeof (error as { code?: unknown }).code !== 'string' || !/^[0-9A-Z]{5}$/.test((error as { code: string }).code)) {
+      // The server refused the statement (an item raised: pg's DatabaseError, with its SQLSTATE, or
+      // TypeORM's wrapping of it where the pool is not pg's own): nothing
+      // was written; run each alone so that only the guilty one fails. Any other error (the connection)
+      // leaves the outcome unknown: report it.
+      if (!(error instanceof DatabaseError || (error as { driverError?: unknown }).driverError instanceof DatabaseError)) {
         for (const b of batch) b.fail(error);
         return;
       }
