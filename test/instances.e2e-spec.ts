@@ -1,6 +1,6 @@
 import { fold, type BismarckEvent } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
-import { MatchStreams } from '../apps/api/src/matches/match-streams.service';
+import { MatchFolds } from '../apps/api/src/matches/match-folds.service';
 import { startTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { createMatch, playOneAction, seededPick } from './support/player';
@@ -46,7 +46,7 @@ describe('two api instances on one database', () => {
     expect(log.map((e) => e.version)).toEqual(log.map((_, i) => i + 1));
     const folded = fold(log.map((e) => ({ type: e.type, data: e.data }) as BismarckEvent));
     for (const t of [a, b]) {
-      const known = await t.app.get(MatchStreams).load(match.id, true);
+      const known = await t.app.get(MatchFolds).load(match.id, true);
       expect(known?.version).toBe(log.length);
       expect(known?.state).toEqual(folded);
     }

@@ -4,7 +4,7 @@ import { Counter, Histogram } from 'prom-client';
 import { EventStore } from '@bismarck/event-store';
 import { AnalysisTable, toDomainEvent, type StoredAnalysis } from '@bismarck/projections';
 import { dealsInMatch, isDealRevealed, type MatchState } from '@bismarck/rules';
-import { MatchStreams } from '../matches/match-streams.service';
+import { MatchFolds } from '../matches/match-folds.service';
 import { parseMatchId } from '../matches/match-id';
 import { MetricsService } from '../metrics/metrics.service';
 import { invalidParameter, ProblemException } from '../problem/problem';
@@ -50,7 +50,7 @@ export class AnalysisService implements OnApplicationShutdown {
 
   constructor(
     private readonly store: EventStore,
-    private readonly streams: MatchStreams,
+    private readonly folds: MatchFolds,
     @Inject(analysisConfig.KEY) private readonly config: ConfigType<typeof analysisConfig>,
     metrics: MetricsService,
   ) {
@@ -75,7 +75,7 @@ export class AnalysisService implements OnApplicationShutdown {
   async analysis(matchId: string, deal: number, address: string): Promise<AnalysisAnswer> {
     const id = parseMatchId(matchId);
     // Caught up with the log: another instance may have scored the deal.
-    const match = await this.streams.load(id, true);
+    const match = await this.folds.load(id, true);
     if (!match) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${id}.`);
     const deals = dealsOf(match.state);
     if (deal > deals) throw invalidParameter('deal', `deal must be at most ${deals}, the number of deals of this match.`);

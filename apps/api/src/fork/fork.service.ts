@@ -11,7 +11,7 @@ import {
   type ForkedFrom,
   type Seat,
 } from '@bismarck/rules';
-import { MatchStreams } from '../matches/match-streams.service';
+import { MatchFolds } from '../matches/match-folds.service';
 import { MatchWriter } from '../matches/match-writer.service';
 import type { MatchCreated } from '../matches/match-commands.service';
 import { invalidParameter, ProblemException } from '../problem/problem';
@@ -34,14 +34,14 @@ export interface ForkCreated extends Omit<MatchCreated, 'status'> {
 export class ForkService {
   constructor(
     private readonly store: EventStore,
-    private readonly streams: MatchStreams,
+    private readonly folds: MatchFolds,
     private readonly writer: MatchWriter,
     private readonly credentials: SeatCredentials,
   ) {}
 
   async fork(id: string, version: number): Promise<ForkCreated> {
     // Caught up with the log: another instance may have finished the match.
-    const original = await this.streams.load(id, true);
+    const original = await this.folds.load(id, true);
     if (!original) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${id}.`);
     if (original.state.status !== 'finished') {
       throw new ProblemException('MATCH_NOT_FINISHED', 'A match can be forked once it is finished: until then its hands are secret.');

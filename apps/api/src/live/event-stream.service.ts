@@ -7,7 +7,7 @@ import { EventStore } from '@bismarck/event-store';
 import { edgeConfig } from '../config/edge.config';
 import { bearerToken, clientAddress } from '../edge/caller';
 import { invalidParameter, ProblemException } from '../problem/problem';
-import { MatchStreams } from '../matches/match-streams.service';
+import { MatchFolds } from '../matches/match-folds.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { StreamQuota } from './stream-quota';
 import { LiveStream, MatchChannel } from './match-channel';
@@ -46,7 +46,7 @@ export class EventStreamService implements OnModuleDestroy {
 
   constructor(
     private readonly hub: LiveHub,
-    private readonly streams: MatchStreams,
+    private readonly folds: MatchFolds,
     private readonly store: EventStore,
     @Inject(edgeConfig.KEY) private readonly config: ConfigType<typeof edgeConfig>,
   ) {
@@ -55,10 +55,10 @@ export class EventStreamService implements OnModuleDestroy {
 
   async open(matchId: string, viewer: Viewer, { after, parameter }: ResumePoint, req: Request, res: Response): Promise<void> {
     if (this.hub.isStopped) return endAtOnce(req, res);
-    let known = await this.streams.load(matchId);
+    let known = await this.folds.load(matchId);
     if (!known) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
     // Past what this process knows: caught up first (another instance may have appended that far).
-    if (after > known.version) known = (await this.streams.load(matchId, true)) ?? known;
+    if (after > known.version) known = (await this.folds.load(matchId, true)) ?? known;
     // A finished match, or a lobby table closed unfilled (TableAbandoned): its log is complete.
     if ((known.state.status === 'finished' || known.state.status === 'abandoned') && after >= known.version) {
       // Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
@@ -146,7 +146,7 @@ export class EventStreamService implements OnModuleDestroy {
     try {
       stopListening = await this.hub.listen(matchId, (events) => channel.deliver(events));
       // Fresh: what another instance appended is in the log, maybe not yet in this process's fold.
-      const now = await this.streams.load(matchId, true);
+      const now = await this.folds.load(matchId, true);
       if (!now) throw new Error(`match ${matchId} has no events`);
       channel.start(now);
     } catch (err) {

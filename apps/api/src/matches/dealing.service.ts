@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
-import { MatchCache } from './state-cache';
+import { MatchCache } from './match-cache';
 import { EventStore } from '@bismarck/event-store';
 import { SecretReader, toDomainEvent, type SeedRow } from '@bismarck/projections';
 import {

@@ -6,7 +6,7 @@ import { eventView, type EventView } from '@bismarck/projections';
 import { DealingService } from './dealing.service';
 import { MatchWriter } from './match-writer.service';
 import { SeatCredentials } from '../seats/seat-credentials.service';
-import type { LoadedMatch } from './state-cache';
+import type { LoadedMatch } from './match-folds.service';
 
 export interface CommandResult {
   version: number;

@@ -4,7 +4,7 @@ import { EventStore } from '@bismarck/event-store';
 import { invalidParameter, ProblemException } from '../problem/problem';
 import { isListTime, MatchReader, storedEventView, type EventView, type FoldedMatch, type ListFilter, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
 import { parseMatchId } from './match-id';
-import { MatchStreams } from './match-streams.service';
+import { MatchFolds } from './match-folds.service';
 
 export interface MatchPage {
   items: MatchSummary[];
@@ -29,7 +29,7 @@ export class MatchQueries {
 
   constructor(
     private readonly store: EventStore,
-    private readonly streams: MatchStreams,
+    private readonly folds: MatchFolds,
   ) {
     this.reader = new MatchReader(store.queryable);
   }
@@ -77,7 +77,7 @@ export class MatchQueries {
    * log's and redaction uses the newest state: a deal scored by now has no secrets left.
    */
   private async caughtUp(id: string): Promise<FoldedMatch> {
-    const latest = await this.streams.load(id, true);
+    const latest = await this.folds.load(id, true);
     if (!latest) throw notFound(id);
     return latest;
   }

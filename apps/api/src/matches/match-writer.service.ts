@@ -5,8 +5,8 @@ import { foldOnto, projectMatch, scorecardChangedAt, UNBORN, type FoldedMatch } 
 import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
 import { DealingService } from './dealing.service';
-import { MatchStreams } from './match-streams.service';
-import type { LoadedMatch } from './state-cache';
+import { MatchFolds } from './match-folds.service';
+import type { LoadedMatch } from './match-folds.service';
 
 /** What a command appended, for building its answer. */
 export interface Written extends FoldedMatch {
@@ -48,7 +48,7 @@ export class MatchWriter {
 
   constructor(
     private readonly store: EventStore,
-    private readonly streams: MatchStreams,
+    private readonly folds: MatchFolds,
     private readonly dealer: DealingService,
     private readonly metrics: MetricsService,
   ) {}
@@ -76,7 +76,7 @@ export class MatchWriter {
       type = built.type;
       return built;
     };
-    return this.streams.run(matchId, () => this.decideAndAppend(matchId, named, options)).then(
+    return this.folds.run(matchId, () => this.decideAndAppend(matchId, named, options)).then(
       (answer) => {
         stop(type, 'accepted');
         return answer;
@@ -136,7 +136,7 @@ export class MatchWriter {
         throw error;
       }
       this.dealer.remember(seeds);
-      this.streams.remember(matchId, { ...folded, createdAt, updatedAt: at });
+      this.folds.remember(matchId, { ...folded, createdAt, updatedAt: at });
       for (const listener of this.committed) listener(matchId, folded);
       return answer;
     }
@@ -145,7 +145,7 @@ export class MatchWriter {
 
   /** The match as known here (or, fresh, as the log says now); a new match starts from nothing. */
   private async load(matchId: string, fresh: boolean, creating: boolean): Promise<LoadedMatch> {
-    const loaded = creating && !fresh ? null : await this.streams.load(matchId, fresh);
+    const loaded = creating && !fresh ? null : await this.folds.load(matchId, fresh);
     if (loaded) return loaded;
     if (creating) return { ...UNBORN, createdAt: '', updatedAt: '' };
     throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);

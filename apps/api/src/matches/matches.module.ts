@@ -5,13 +5,13 @@ import { DealingService } from './dealing.service';
 import { MatchCommands } from './match-commands.service';
 import { MatchWriter } from './match-writer.service';
 import { MatchQueries } from './match-queries.service';
-import { MatchStreams } from './match-streams.service';
+import { MatchFolds } from './match-folds.service';
 import { MatchesController } from './matches.controller';
 
 @Module({
   imports: [SeatsModule],
   controllers: [MatchesController, CommandsController],
-  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchStreams],
-  exports: [MatchWriter, MatchStreams, MatchCommands, MatchQueries, DealingService],
+  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds],
+  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, DealingService],
 })
 export class MatchesModule {}

@@ -9,7 +9,8 @@ const HTML = { description: 'An HTML page.', schema: { type: 'string', example: 
 
 /**
  * The playable table: a small static page that plays one seat through the public API like any other
- * client. The seat's token stays in the URL fragment (never sent to the server) and the page's memory.
+ * client. The seat's token comes in the URL fragment (never sent to the server); the page moves it to
+ * the tab's session storage and takes it out of the address bar.
  */
 @ApiTags('matches')
 @Controller('play')

@@ -5,7 +5,7 @@ import { evolve, initialState, isDealRevealed, publicView, seatOwn, seatView, ty
 import { invalidParameter, ProblemException } from '../problem/problem';
 import { MatchQueries } from '../matches/match-queries.service';
 import { toDomainEvent } from '@bismarck/projections';
-import { MatchStreams } from '../matches/match-streams.service';
+import { MatchFolds } from '../matches/match-folds.service';
 
 export interface ReplayView {
   /** The state right after this event. */
@@ -28,13 +28,13 @@ export interface AuditResult extends AuditReport {
 export class ReplayService {
   constructor(
     private readonly store: EventStore,
-    private readonly streams: MatchStreams,
+    private readonly folds: MatchFolds,
     private readonly queries: MatchQueries,
   ) {}
 
   async replay(id: string, version: number, viewer: Viewer): Promise<ReplayView> {
     // Caught up with the log first: another instance may have appended what this one has not seen.
-    const latest = await this.streams.load(id, true);
+    const latest = await this.folds.load(id, true);
     if (!latest) throw notFound(id);
     if (version > latest.version) {
       throw invalidParameter('version', `version must be at most ${latest.version}, the match's current version.`);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
-import { MatchCache } from '../matches/state-cache';
+import { MatchCache } from '../matches/match-cache';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventStore } from '@bismarck/event-store';
 import { MatchReader, SecretReader } from '@bismarck/projections';

@@ -1,14 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { foldOnto, toDomainEvent, UNBORN } from '@bismarck/projections';
+import { foldOnto, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
 import { EventStore, type StoredEvent } from '@bismarck/event-store';
 import { appConfig } from '../config/app.config';
 import { KeyedLock } from './keyed-lock';
-import { MatchCache, type LoadedMatch } from './state-cache';
+import { MatchCache } from './match-cache';
 
-/** Loads a match by folding its stream, and keeps recent folds in memory. */
+export interface LoadedMatch extends FoldedMatch {
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The folded matches of this process: loads a match by folding its stream, keeps recent folds in
+ * memory, and runs one write at a time per match (`run`). Not the live event streams (live/).
+ */
 @Injectable()
-export class MatchStreams {
+export class MatchFolds {
   private readonly cache: MatchCache<LoadedMatch>;
   private readonly lock = new KeyedLock();
 

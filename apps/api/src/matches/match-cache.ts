@@ -1,10 +1,3 @@
-import type { FoldedMatch } from '@bismarck/projections';
-
-export interface LoadedMatch extends FoldedMatch {
-  createdAt: string;
-  updatedAt: string;
-}
-
 /**
  * A bounded least-recently-used map, per match id: what a process remembers of matches (folded
  * states, token hashes, seeds) must not grow with every match it has ever served.
