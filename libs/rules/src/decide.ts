@@ -35,6 +35,7 @@ import {
   type MatchState,
   type StartedMatch,
   type TrickPlay,
+  endsTheDeal,
   trumpSuitId,
 } from './state';
 import type {
@@ -280,7 +281,7 @@ const trickTaken = (state: TrickPlay, last: { seat: Seat; card: Card }, trump: n
     type: 'TrickTaken',
     data: { deal: state.dealNumber, trick: state.trickNumber, winner, cards },
   };
-  if (state.trickNumber < 16) return [taken];
+  if (!endsTheDeal(state)) return [taken];
   const tricks = state.tricksTaken.slice() as Triple<number>;
   tricks[winner] += 1;
   return [taken, ...dealScored(state, tricks)];

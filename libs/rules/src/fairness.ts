@@ -4,7 +4,7 @@
 // cutter cannot know the seed. After the deal is scored the seed is revealed and anyone can recompute.
 import { createHmac } from 'node:crypto';
 import { refuse } from './errors';
-import { evolve, type MatchState, type StartedMatch } from './state';
+import { endsTheDeal, evolve, type MatchState, type StartedMatch } from './state';
 import type { BismarckEvent, Cut, DealerFacts, Seat } from './types';
 
 /** A cut is 1 to 64 visible ASCII characters: safe in logs, URLs and terminals. */
@@ -57,3 +57,11 @@ export const withDealer = (decided: BismarckEvent[], before: MatchState, facts: 
   }
   return events;
 };
+
+/**
+ * The deal whose seeds a decision on `state` may reveal, asked before it is decided so that the
+ * dealer reads them only then: the deal in play when its last card is due. Null otherwise, and for a
+ * seeded match, which commits to nothing.
+ */
+export const dealToReveal = (state: MatchState): number | null =>
+  state.status === 'trickPlay' && !state.seeded && endsTheDeal(state) ? state.dealNumber : null;

@@ -120,13 +120,19 @@ export interface LayingAway extends MatchInfo, DealSeats, ContractSettled {
   readonly hands: Triple<CardSet> | null;
 }
 
+/** Each seat holds 16 cards after the lay-away: a deal is 16 tricks of three cards. */
+export const TRICKS_PER_DEAL = 16;
+
+/** The card about to be played is the last of the deal: the third of its last trick. */
+export const endsTheDeal = (state: TrickPlay): boolean => state.trickNumber === TRICKS_PER_DEAL && state.trick.length === 2;
+
 export interface TrickPlay extends MatchInfo, DealSeats, ContractSettled {
   readonly status: 'trickPlay';
   readonly hands: Triple<CardSet>;
   readonly laidAway: CardSet;
   /** Every card played to a finished trick of this deal. */
   readonly played: CardSet;
-  /** 1..16 */
+  /** 1..TRICKS_PER_DEAL */
   readonly trickNumber: number;
   readonly trick: readonly PlayedCard[];
   readonly turn: Seat;

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { type BismarckEvent, type Command, decide, deckKey, fold, legalActions, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
-import { randomCommand } from '../src/simulate';
+import fc from 'fast-check';
+import { type BismarckEvent, type Command, type MatchState, dealToReveal, decide, deckKey, fold, legalActions, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
+import { mulberry32, playRandomMatch, randomCommand } from '../src/simulate';
 import { create, given, history } from './given';
 import { playUntil } from './play-until';
 
@@ -98,5 +99,27 @@ describe("the dealer's events, decided by the rules from the facts the service b
     const mid = playUntil(start, (s) => s.status === 'trickPlay' && s.trickNumber === 3);
     const play = randomCommand(mid.state, { random: () => 0, deck: (n) => shuffleDeck('x', n) }, 1)!;
     expect(decide({ ...play, dealer: { ...next, seeds } }, mid.state).map((e) => e.type)).toEqual(['CardPlayed']);
+  });
+});
+
+// The dealer reads a deal's seeds before the decision that may reveal them (the rules decide once):
+// the rules' own question must say so exactly when the decision scores the deal.
+describe('dealToReveal: the seeds a decision may reveal, asked before it', () => {
+  const unseeded = (state: MatchState): MatchState => ('seeded' in state ? ({ ...state, seeded: false } as MatchState) : state);
+
+  it('names the deal in play before each decision that scores it, and no deal before any other', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom('quick', 'modern'), (seed, schedule) => {
+        let scored = 0;
+        playRandomMatch({ schedule }, 0, { random: mulberry32(seed), deck: (n) => shuffleDeck(`reveal-${seed}`, n) }, (before, _command, events) => {
+          const score = events.find((e) => e.type === 'DealScored');
+          expect(dealToReveal(unseeded(before))).toBe(score?.type === 'DealScored' ? score.data.deal : null);
+          expect(dealToReveal(before)).toBeNull(); // a seeded match reveals nothing
+          if (score) scored++;
+        });
+        expect(scored).toBeGreaterThan(0);
+      }),
+      { numRuns: 20 },
+    );
   });
 });

@@ -11,7 +11,7 @@ import { MatchCommands, type SeatCommand } from '../matches/match-commands.servi
 import { MatchWriter } from '../matches/match-writer.service';
 import { ProblemException } from '../problem/problem';
 import { BotDecider } from './bot-decider.service';
-import { KnownMatches, learn } from './known-matches';
+import { KnownMatches, learn, type KnownMatch } from './known-matches';
 
 const SEATS: Seat[] = [0, 1, 2];
 /** Matches looked at per sweep. */
@@ -23,12 +23,14 @@ const MAX_LOST = 5;
 /** Matches whose fold and deal in progress the runner keeps between moves (~15 kB each). */
 const KNOWN_MATCHES = 1_000;
 
+const hasBots = (state: MatchState): state is Extract<MatchState, { bots: unknown }> => 'bots' in state && state.bots.some((b) => b !== null);
+
 /**
  * The bot seat that may act now, or null. A bot on the dealer's right cuts before its dealer deals
  * (the cut is optional: a person dealing first simply makes the bot's cut late).
  */
 export function botToAct(state: MatchState): Seat | null {
-  if (!('bots' in state) || state.bots.every((b) => b === null)) return null;
+  if (!hasBots(state)) return null;
   let acting: Seat | null = null;
   for (const seat of SEATS) {
     if (state.bots[seat] === null) continue;
@@ -92,8 +94,10 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.unhook = this.writer.onCommitted((matchId, match) => {
-      if (botToAct(match.state) !== null) this.wake(matchId);
+    this.unhook = this.writer.onCommitted(({ matchId, from, events, folded }) => {
+      if (!hasBots(folded.state)) return;
+      this.known.written(matchId, from, events, folded);
+      if (botToAct(folded.state) !== null) this.wake(matchId);
     });
     // Resume what a previous process left waiting (not awaited: start-up does not wait for bots).
     void this.sweep(0).catch((err: unknown) => this.logger.warn(`bot resume: ${String(err)}`));
@@ -158,17 +162,24 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return this.running.size > 0;
   }
 
+  private async knownNow(matchId: string): Promise<KnownMatch> {
+    const before = this.known.get(matchId);
+    // Trusted only to start a move: a stale fold that says no bot may act would leave a bot waiting.
+    if (before?.written && botToAct(before.folded.state) !== null) return before;
+    const fresh = (await this.store.readStream(matchId, { after: before?.folded.version ?? 0 })).map(toDomainEvent);
+    this.read += fresh.length;
+    const known = learn(before, fresh);
+    this.known.set(matchId, known);
+    return known;
+  }
+
   private async play(matchId: string, entry: { again: boolean }): Promise<void> {
     let lost = 0;
     while (!this.stopped) {
       entry.again = false;
-      // The log, not the writer's cache: the bot decides from exactly the events of the version it
-      // names, read on from where this runner last read the match.
-      const before = this.known.get(matchId);
-      const fresh = (await this.store.readStream(matchId, { after: before?.folded.version ?? 0 })).map(toDomainEvent);
-      this.read += fresh.length;
-      const known = learn(before, fresh);
-      this.known.set(matchId, known);
+      // The bot decides from exactly the events of the version it names: those this process appended
+      // (handed over with the writer's fold), else the log read on from where this runner last read it.
+      const known = await this.knownNow(matchId);
       const { state, version } = known.folded;
       const seat = botToAct(state);
       if (seat === null || lost >= MAX_LOST) {
@@ -193,6 +204,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       } catch (err) {
         if (!lostRace(err)) throw err;
         lost++;
+        this.known.doubt(matchId);
         const code = (err as { code?: string }).code;
         this.logger.debug(`match ${matchId}: bot seat ${seat} lost version ${version} (${code})`);
       }

@@ -9,14 +9,22 @@ import type { BismarckEvent } from '@bismarck/rules';
 export interface KnownMatch {
   readonly folded: FoldedMatch;
   readonly deal: readonly BismarckEvent[];
+  /**
+   * Learnt from this process's own append (the writer's fold, not read back): a bot may decide on it
+   * without asking the log, whose If-Match refuses the move if another process appended meanwhile.
+   */
+  readonly written?: boolean;
 }
 
-/** `known` (or nothing yet) with the events that follow it. */
-export function learn(known: KnownMatch | undefined, fresh: readonly BismarckEvent[]): KnownMatch {
+/**
+ * `known` (or nothing yet) with the events that follow it, folded here, or (`folded`) as the writer
+ * that appended them folded them already.
+ */
+export function learn(known: KnownMatch | undefined, fresh: readonly BismarckEvent[], folded?: FoldedMatch): KnownMatch {
   if (fresh.length === 0 && known) return known;
   const restart = fresh.findLastIndex((e) => e.type === 'DealStarted');
   const deal = restart >= 0 ? fresh.slice(restart) : [...(known?.deal ?? []), ...fresh];
-  return { folded: foldOnto(known?.folded ?? UNBORN, fresh), deal };
+  return { folded: folded ?? foldOnto(known?.folded ?? UNBORN, fresh), deal, written: folded !== undefined };
 }
 
 /**
@@ -37,6 +45,21 @@ export class KnownMatches {
     if (known.folded.state.status === 'finished') return;
     this.matches.set(matchId, known);
     if (this.matches.size > this.capacity) this.matches.delete(this.matches.keys().next().value!);
+  }
+
+  /**
+   * What this process appended (events from version `from`, and the writer's fold after them), when
+   * it follows what is known here; anything else is read from the log when next needed.
+   */
+  written(matchId: string, from: number, events: readonly BismarckEvent[], folded: FoldedMatch): void {
+    const known = this.matches.get(matchId);
+    if ((known?.folded.version ?? 0) === from - 1) this.set(matchId, learn(known, events, folded));
+  }
+
+  /** Not to be trusted without asking the log (a move decided on it lost a race). */
+  doubt(matchId: string): void {
+    const known = this.matches.get(matchId);
+    if (known?.written) this.matches.set(matchId, { ...known, written: false });
   }
 
   get size(): number {

@@ -55,7 +55,7 @@ export class ForkService {
     // Only persons get tokens, and fresh ones: nobody but the service acts for a bot seat.
     const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => bots[s] === null));
     const created = await this.writer
-      .handle<ForkCreated>(forkId, () => ({ type: 'forkMatch', matchId: forkId, from: { ...forkedFrom, events } }), {
+      .handle<ForkCreated>(forkId, { type: 'forkMatch', matchId: forkId, from: { ...forkedFrom, events } }, {
         expectedVersion: 0,
         extra: {
           credentials: issued.map((t) => ({ match_id: forkId, seat: t.seat, token_hash: t.hash })),

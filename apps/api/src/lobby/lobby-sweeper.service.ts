@@ -48,7 +48,7 @@ export class LobbySweeper implements OnApplicationBootstrap, OnModuleDestroy {
     for (const { id, version } of await idleLobbyTables(this.store.queryable, this.config.lobbyTtlMs, PER_SWEEP)) {
       try {
         // Only at the version found idle: a seat taken since is a change, and the table stays open.
-        await this.writer.handle(id, () => ({ type: 'abandonTable' }), { expectedVersion: version, answer: () => undefined });
+        await this.writer.handle(id, { type: 'abandonTable' }, { expectedVersion: version, answer: () => undefined });
         abandoned++;
       } catch (err) {
         // Joined (or abandoned) meanwhile: filled (a rule refuses), or changed since it was found idle.

@@ -34,7 +34,7 @@ export class LobbyService {
 
   join(matchId: string, seat: Seat, name: string): Promise<SeatJoined> {
     const [issued] = this.credentials.issue([seat]);
-    return this.writer.handle<SeatJoined>(matchId, () => ({ type: 'joinSeat', seat, name }), {
+    return this.writer.handle<SeatJoined>(matchId, { type: 'joinSeat', seat, name }, {
       extra: { credentials: [{ match_id: matchId, seat, token_hash: issued.hash }] },
       answer: ({ state, version }) => ({
         id: matchId,
@@ -49,7 +49,7 @@ export class LobbyService {
 
   /** An open seat for a bot: SeatJoined with its strategy; the service plays it from then on. */
   seatBot(matchId: string, seat: Seat, bot: string, name = defaultBotName(bot)): Promise<BotSeatJoined> {
-    return this.writer.handle<BotSeatJoined>(matchId, () => ({ type: 'joinSeat', seat, name, bot }), {
+    return this.writer.handle<BotSeatJoined>(matchId, { type: 'joinSeat', seat, name, bot }, {
       answer: ({ state, version }) => ({
         id: matchId,
         version,

@@ -3,9 +3,9 @@ import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config';
 import { MatchCache } from './match-cache';
 import { EventStore } from '@bismarck/event-store';
-import { SecretReader, toDomainEvent, type SeedRow } from '@bismarck/projections';
+import { SecretReader, toDomainEvent, type FoldedMatch, type SeedRow } from '@bismarck/projections';
 import {
-  decide,
+  dealToReveal,
   deckKey,
   newServerSeed,
   SHUFFLE_ALGORITHM,
@@ -15,6 +15,8 @@ import {
   type Card,
   type Command,
   type CopiedShuffle,
+  type Deal,
+  type DealerFacts,
   type ForkedFrom,
   type MatchState,
 } from '@bismarck/rules';
@@ -25,10 +27,13 @@ interface ForkOrigin {
   decks: Map<number, { deck: Card[]; version: number }[]>;
 }
 
-/** A decision with the dealer's part, and the secret seed to store with it (when it committed one). */
-export interface Decided {
-  events: BismarckEvent[];
-  seeds: SeedRow[];
+/** A command as asked, before the dealer has brought its facts: a deal has no deck yet. */
+export type AskedCommand = Exclude<Command, Deal> | Omit<Deal, 'deck' | 'shuffle'>;
+
+/** The dealer's facts for one decision, and the secret seed behind their commitment (never in the log before its reveal). */
+export interface DealerPart {
+  facts: DealerFacts | undefined;
+  drawn: SeedRow | null;
 }
 
 /**
@@ -63,9 +68,21 @@ export class DealingService {
     this.origins = new MatchCache(config.stateCacheSize);
   }
 
+  /**
+   * The command as the rules take it: `asked` with every fact from outside the rules that its decision
+   * needs, all resolved before the rules decide it (once): the deck of a deal, and the dealer's part.
+   */
+  async prepare(matchId: string, asked: AskedCommand, current: FoldedMatch): Promise<{ command: Command; dealer: DealerPart }> {
+    const dealer = await this.bring(matchId, current.state);
+    // The shuffle outcome is an input of the rules; its index is the version the deal will start at.
+    const deck = asked.type === 'deal' ? await this.deck(matchId, current.state, current.version + 1) : {};
+    return { command: { ...asked, ...deck, dealer: dealer.facts } as Command, dealer };
+  }
+
   /** The deck of the next deal and the facts that prove how it was made. */
-  async deck(matchId: string, state: MatchState, index: number): Promise<{ deck: Card[]; shuffle: Record<string, unknown> }> {
-    if (state.status !== 'awaitingDeal') return { deck: [], shuffle: {} }; // the rules refuse the deal anyway
+  private async deck(matchId: string, state: MatchState, index: number): Promise<{ deck: Card[]; shuffle: Record<string, unknown> }> {
+    // Only a match waiting for a deal has a next deck; the rules refuse the deal of any other.
+    if (state.status !== 'awaitingDeal') return { deck: [], shuffle: {} };
     const cut = state.cut;
     const matchSeed = state.seeded ? await this.sandboxSeed(matchId) : null;
     if (matchSeed !== null) {
@@ -84,24 +101,24 @@ export class DealingService {
   }
 
   /**
-   * The rules' decision with what the dealer brings (the rules place its events): a fresh secret
-   * seed, whose commitment is published if the match comes to wait for a deal, and, when the decision
-   * scores a deal, that deal's seeds to reveal. Most decisions need neither: they are decided once
-   * with a stand-in commitment, and only the last card of a deal (or a start, or a void) is decided
-   * again with a seed drawn and the seeds read.
+   * What the dealer brings to a decision on `state`, resolved before the rules decide it (once): the
+   * commitment to a fresh secret seed, which the rules publish only if the decision leaves the match
+   * waiting for a deal, and, when the next card may end the deal, that deal's seeds to reveal. A
+   * seeded match (a fork too) brings nothing: it commits to nothing and reveals nothing.
    */
-  async decide(matchId: string, command: Command, current: { state: MatchState }): Promise<Decided> {
-    // A fork is seeded from its first event: it commits to nothing and reveals nothing (one decision, no seed).
-    if (command.type === 'forkMatch') return { events: decide(command, current.state), seeds: [] };
-    const events = decide({ ...command, dealer: { commitment: UNDRAWN } }, current.state);
-    const scored = events.find((e) => e.type === 'DealScored');
-    if (!scored && !events.some((e) => e.type === 'DeckCommitted')) return { events, seeds: [] };
+  private async bring(matchId: string, state: MatchState): Promise<DealerPart> {
+    if (isSeeded(state)) return { facts: undefined, drawn: null };
     const seed = newServerSeed();
     const drawn: SeedRow = { match_id: matchId, deal: 0, commitment: sha256Hex(seed), seed };
-    const seeds = scored && !isSeeded(current.state) ? await this.seedsOfDeal(matchId, scored.data.deal) : [];
-    const final = decide({ ...command, dealer: { commitment: drawn.commitment, seeds } }, current.state);
-    const committed = final.find((e) => e.type === 'DeckCommitted');
-    return { events: final, seeds: committed?.type === 'DeckCommitted' ? [{ ...drawn, deal: committed.data.deal }] : [] };
+    const deal = dealToReveal(state);
+    const seeds = deal === null ? [] : await this.seedsOfDeal(matchId, deal);
+    return { facts: { commitment: drawn.commitment, seeds }, drawn };
+  }
+
+  /** The secret seed to store with `events`: the one drawn, if the rules committed to it. */
+  committed(part: DealerPart, events: readonly BismarckEvent[]): SeedRow[] {
+    const committed = part.drawn === null ? undefined : events.find((e) => e.type === 'DeckCommitted');
+    return committed?.type === 'DeckCommitted' ? [{ ...part.drawn!, deal: committed.data.deal }] : [];
   }
 
   /**
@@ -179,8 +196,5 @@ export class DealingService {
     return rows;
   }
 }
-
-/** Stands in for the next commitment while the rules tell whether one is needed (never stored). */
-const UNDRAWN = 'undrawn';
 
 const isSeeded = (state: MatchState): boolean => state.status !== 'empty' && state.seeded;

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
-import type { BismarckEvent, Command, MatchOptions, Seat, Triple } from '@bismarck/rules';
+import type { BismarckEvent, MatchOptions, Seat, Triple } from '@bismarck/rules';
 import { defaultBotName } from '../lobby/seat-names.validator';
 import { eventView, type EventView } from '@bismarck/projections';
-import { DealingService } from './dealing.service';
+import type { AskedCommand } from './dealing.service';
 import { MatchWriter } from './match-writer.service';
 import { SeatCredentials } from '../seats/seat-credentials.service';
-import type { LoadedMatch } from './match-folds.service';
 
 export interface CommandResult {
   version: number;
@@ -48,14 +47,13 @@ export interface CommandOptions {
 /**
  * The commands of the API as the rules' commands: creation, and each seat's move. Every one is
  * written by the MatchWriter; this service only adds what the rules take as input (ids, the first
- * dealer, the shuffled deck, tokens for new seats) and shapes the answer.
+ * dealer, tokens for new seats) and shapes the answer.
  */
 @Injectable()
 export class MatchCommands {
   constructor(
     private readonly writer: MatchWriter,
     private readonly credentials: SeatCredentials,
-    private readonly dealing: DealingService,
   ) {}
 
   async create(entries: [PlayerEntry, PlayerEntry, PlayerEntry], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
@@ -66,7 +64,7 @@ export class MatchCommands {
     const bots = entries.map((e) => (e === null || typeof e === 'string' ? null : e.bot)) as Triple<string | null>;
     // Only persons get tokens: nobody but the service acts for a bot seat.
     const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => typeof entries[s] === 'string'));
-    const created = await this.writer.handle<MatchCreated>(id, () => ({ type: 'createMatch', matchId: id, players, bots, options, firstDealer, seeded }), {
+    const created = await this.writer.handle<MatchCreated>(id, { type: 'createMatch', matchId: id, players, bots, options, firstDealer, seeded }, {
       expectedVersion: 0,
       extra: {
         credentials: issued.map((t) => ({ match_id: id, seat: t.seat, token_hash: t.hash })),
@@ -89,7 +87,7 @@ export class MatchCommands {
 
   execute(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions = {}): Promise<CommandResult> {
     const key = options.idempotencyKey;
-    return this.writer.handle<CommandResult>(matchId, (current) => this.toRulesCommand(matchId, seat, command, current), {
+    return this.writer.handle<CommandResult>(matchId, toRulesCommand(seat, command), {
       expectedVersion: options.expectedVersion,
       // Only an Idempotency-Key needs the request's hash.
       idempotency: key === undefined ? undefined : { scope: `seat:${seat}`, key, requestHash: createHash('sha256').update(JSON.stringify(command)).digest('hex') },
@@ -100,29 +98,28 @@ export class MatchCommands {
     });
   }
 
-  private async toRulesCommand(matchId: string, seat: Seat, command: SeatCommand, current: LoadedMatch): Promise<Command> {
-    switch (command.type) {
-      case 'deal': {
-        // The shuffle outcome is an input of the rules; its index is the version the deal will start at.
-        const { deck, shuffle } = await this.dealing.deck(matchId, current.state, current.version + 1);
-        return { type: 'deal', seat, deck, shuffle };
-      }
-      case 'cut':
-        return { type: 'cut', seat, cut: command.cut };
-      case 'chooseContract':
-        return { type: 'chooseContract', seat, contract: command.contract, trump: command.trump ?? null };
-      case 'discard':
-        return { type: 'discard', seat, cards: command.cards };
-      case 'playCard':
-        return { type: 'playCard', seat, card: command.card };
-      default: {
-        const unknown: never = command;
-        throw new Error(`unknown command ${JSON.stringify(unknown)}`);
-      }
+}
+
+
+/** A seat's move as the rules' command (a deal's deck is brought by the dealer, DealingService). */
+function toRulesCommand(seat: Seat, command: SeatCommand): AskedCommand {
+  switch (command.type) {
+    case 'deal':
+      return { type: 'deal', seat };
+    case 'cut':
+      return { type: 'cut', seat, cut: command.cut };
+    case 'chooseContract':
+      return { type: 'chooseContract', seat, contract: command.contract, trump: command.trump ?? null };
+    case 'discard':
+      return { type: 'discard', seat, cards: command.cards };
+    case 'playCard':
+      return { type: 'playCard', seat, card: command.card };
+    default: {
+      const unknown: never = command;
+      throw new Error(`unknown command ${JSON.stringify(unknown)}`);
     }
   }
 }
-
 
 /** A seeded match draws its first dealer from the seed too, so that the whole match is reproducible. */
 function firstDealerFromSeed(seed: string): Seat {

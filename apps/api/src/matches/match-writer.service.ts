@@ -1,11 +1,13 @@
-import { HttpException, Injectable } from '@nestjs/common';
-import { RuleViolation, type BismarckEvent, type Command } from '@bismarck/rules';
+import { HttpException, Inject, Injectable } from '@nestjs/common';
+import { RuleViolation, type BismarckEvent } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
 import { foldOnto, projectMatch, scorecardChangedAt, UNBORN, type FoldedMatch } from '@bismarck/projections';
 import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
-import { DealingService } from './dealing.service';
+import { DealingService, type AskedCommand } from './dealing.service';
+import { MATCH_DECIDER, type MatchDecider } from './decider';
 import { MatchFolds } from './match-folds.service';
+import { retrying, type RetryPolicy } from './retry-policy';
 import type { LoadedMatch } from './match-folds.service';
 
 /** What a command appended, for building its answer. */
@@ -28,19 +30,41 @@ export interface WriteOptions<T> {
   extra?: Record<string, unknown>;
 }
 
-/** Told of every append this process committed: the match's id and its fold right after it. */
-export type CommittedListener = (matchId: string, match: FoldedMatch) => void;
+/** An append this process committed: its events (the first at version `from`) and the match folded after them. */
+export interface Committed {
+  matchId: string;
+  from: number;
+  events: readonly BismarckEvent[];
+  folded: FoldedMatch;
+}
 
-/** A command that lost a race to another process is decided again this many times before giving up. */
-const MAX_ATTEMPTS = 5;
+/** Told of every append this process committed. */
+export type CommittedListener = (committed: Committed) => void;
+
 const PROJECT_FN = 'bismarck_project';
+
+/** An attempt decided on a fold that the log has moved past (another process appended): try again. */
+class StaleFold extends Error {}
+
+/**
+ * The write path's one retry: an attempt that finds its fold behind the log (its version or a rule
+ * refused against a cached fold, or its append lost the race) is made again at once against the log
+ * as it is now. No delay: the next attempt reads what the winner wrote, so it cannot lose the same way.
+ */
+const STALE_FOLD: RetryPolicy = {
+  attempts: 5,
+  retries: (error) => error instanceof StaleFold,
+  exhausted: () => new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.'),
+};
 
 /**
  * The one write path of every command on a match, creation and joins included, in the spirit of
- * Emmett's command handler: load (or catch up) the match, let the rules decide (the dealer's events
- * too), fold once, project, and append the events with the expected version, the idempotency record
- * and the projection rows in one transaction. Commands to one match run one at a time in this
- * process; a race lost to another process is decided again against the log as it is now.
+ * Emmett's command handler: load (or catch up) the match, bring the facts from outside the rules (a
+ * deal's deck, the dealer's commitment and seeds), let the rules decide once, fold once, and append
+ * the events with the expected version, the idempotency record and the projection rows (from that
+ * fold) in one transaction; then hand the fold to the listeners (the bot runner), who need not read
+ * it back. Commands to one match run one at a time in this process; a race lost to another process
+ * is decided again against the log as it is now (STALE_FOLD).
  */
 @Injectable()
 export class MatchWriter {
@@ -51,6 +75,7 @@ export class MatchWriter {
     private readonly folds: MatchFolds,
     private readonly dealer: DealingService,
     private readonly metrics: MetricsService,
+    @Inject(MATCH_DECIDER) private readonly decider: MatchDecider,
   ) {}
 
   /**
@@ -68,79 +93,75 @@ export class MatchWriter {
    * rule, a version or key conflict: any 4xx) or failed. (A global Nest interceptor measured the same
    * and cost every request an rxjs pipeline: ~8 % of the api's CPU in the bench.)
    */
-  handle<T>(matchId: string, command: (current: LoadedMatch) => Command | Promise<Command>, options: WriteOptions<T>): Promise<T> {
+  handle<T>(matchId: string, command: AskedCommand, options: WriteOptions<T>): Promise<T> {
     const stop = this.metrics.startCommand();
-    let type = 'unknown';
-    const named = async (current: LoadedMatch): Promise<Command> => {
-      const built = await command(current);
-      type = built.type;
-      return built;
-    };
-    return this.folds.run(matchId, () => this.decideAndAppend(matchId, named, options)).then(
+    const write = (): Promise<T> => retrying(STALE_FOLD, (attempt) => this.attempt(matchId, command, options, attempt > 0));
+    return this.folds.run(matchId, write).then(
       (answer) => {
-        stop(type, 'accepted');
+        stop(command.type, 'accepted');
         return answer;
       },
       (error: unknown) => {
-        stop(type, error instanceof RuleViolation || (error instanceof HttpException && error.getStatus() < 500) ? 'refused' : 'failed');
+        stop(command.type, error instanceof RuleViolation || (error instanceof HttpException && error.getStatus() < 500) ? 'refused' : 'failed');
         throw error;
       },
     );
   }
 
-  private async decideAndAppend<T>(matchId: string, command: (current: LoadedMatch) => Command | Promise<Command>, o: WriteOptions<T>): Promise<T> {
-    for (let attempt = 0, fresh = false; attempt < MAX_ATTEMPTS; attempt++, fresh = true) {
-      const current = await this.load(matchId, fresh, o.expectedVersion === 0);
-      if (o.expectedVersion !== undefined && o.expectedVersion !== current.version) {
-        if (!fresh) continue; // the cache may be behind another process: look again before refusing
-        const first = await this.replayed<T>(matchId, o);
-        if (first) return first;
-        throw new ProblemException('VERSION_MISMATCH', `The match is at version ${current.version}, not ${o.expectedVersion}.`, {
-          currentVersion: current.version,
-        });
-      }
-
-      let decided: Awaited<ReturnType<DealingService['decide']>>;
-      try {
-        decided = await this.dealer.decide(matchId, await command(current), current);
-      } catch (error) {
-        if (!(error instanceof RuleViolation)) throw error;
-        const first = await this.replayed<T>(matchId, o);
-        if (first) return first;
-        // A refusal against a stale fold would be wrong: refuse only what the latest log refuses.
-        if (!fresh && (await this.store.streamVersion(matchId)) !== current.version) continue;
-        throw error;
-      }
-
-      const { events, seeds } = decided;
-      const folded = foldOnto(current, events);
-      const at = new Date().toISOString();
-      const createdAt = current.version === 0 ? at : current.createdAt;
-      const answer = o.answer({ ...folded, events, from: current.version + 1, at });
-      try {
-        const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
-          idempotency: o.idempotency ? { ...o.idempotency, response: storedAnswer(answer) } : undefined,
-          inline: {
-            fn: PROJECT_FN,
-            arg: {
-              ...projectMatch(matchId, folded, { createdAt, updatedAt: at }, scorecardChangedAt(events, current.version + 1)),
-              ...o.extra,
-              ...(seeds.length > 0 ? { seeds } : {}),
-            },
-          },
-        });
-        if (outcome.status === 'replayed') return answerOf(outcome.response) as T;
-      } catch (error) {
-        if (error instanceof ConcurrencyError) continue;
-        if (error instanceof IdempotencyKeyReuseError) throw keyReused();
-        throw error;
-      }
-      this.dealer.remember(seeds);
-      this.folds.remember(matchId, { ...folded, createdAt, updatedAt: at });
-      for (const listener of this.committed) listener(matchId, folded);
-      return answer;
+  /** One attempt against the match as known here (or, once a retry, as the log says now). */
+  private async attempt<T>(matchId: string, asked: AskedCommand, o: WriteOptions<T>, fresh: boolean): Promise<T> {
+    const current = await this.load(matchId, fresh, o.expectedVersion === 0);
+    if (o.expectedVersion !== undefined && o.expectedVersion !== current.version) {
+      if (!fresh) throw new StaleFold(); // the cache may be behind another process: look again before refusing
+      const first = await this.replayed<T>(matchId, o);
+      if (first) return first;
+      throw new ProblemException('VERSION_MISMATCH', `The match is at version ${current.version}, not ${o.expectedVersion}.`, {
+        currentVersion: current.version,
+      });
     }
-    throw new ProblemException('CONCURRENT_UPDATE', 'The match kept changing while this command was decided; send it again.');
+
+    // Every fact from outside the rules (the deck, the dealer's commitment and seeds) first: then one decision.
+    const { command, dealer } = await this.dealer.prepare(matchId, asked, current);
+    let events: BismarckEvent[];
+    try {
+      events = this.decider.decide(command, current.state);
+    } catch (error) {
+      if (!(error instanceof RuleViolation)) throw error;
+      const first = await this.replayed<T>(matchId, o);
+      if (first) return first;
+      // A refusal against a stale fold would be wrong: refuse only what the latest log refuses.
+      if (!fresh && (await this.store.streamVersion(matchId)) !== current.version) throw new StaleFold();
+      throw error;
+    }
+
+    const seeds = this.dealer.committed(dealer, events);
+    const folded = foldOnto(current, events);
+    const at = new Date().toISOString();
+    const createdAt = current.version === 0 ? at : current.createdAt;
+    const from = current.version + 1;
+    const answer = o.answer({ ...folded, events, from, at });
+    try {
+      const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
+        idempotency: o.idempotency ? { ...o.idempotency, response: storedAnswer(answer) } : undefined,
+        inline: {
+          fn: PROJECT_FN,
+          arg: {
+            ...projectMatch(matchId, folded, { createdAt, updatedAt: at }, scorecardChangedAt(events, from)),
+            ...o.extra,
+            ...(seeds.length > 0 ? { seeds } : {}),
+          },
+        },
+      });
+      if (outcome.status === 'replayed') return answerOf(outcome.response) as T;
+    } catch (error) {
+      if (error instanceof ConcurrencyError) throw new StaleFold();
+      if (error instanceof IdempotencyKeyReuseError) throw keyReused();
+      throw error;
+    }
+    this.dealer.remember(seeds);
+    this.folds.remember(matchId, { ...folded, createdAt, updatedAt: at });
+    for (const listener of this.committed) listener({ matchId, from, events, folded });
+    return answer;
   }
 
   /** The match as known here (or, fresh, as the log says now); a new match starts from nothing. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SeatsModule } from '../seats/seats.module';
 import { CommandsController } from './commands.controller';
 import { DealingService } from './dealing.service';
+import { MATCH_DECIDER, rulesDecider } from './decider';
 import { MatchCommands } from './match-commands.service';
 import { MatchWriter } from './match-writer.service';
 import { MatchQueries } from './match-queries.service';
@@ -11,7 +12,7 @@ import { MatchesController } from './matches.controller';
 @Module({
   imports: [SeatsModule],
   controllers: [MatchesController, CommandsController],
-  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds],
-  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, DealingService],
+  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
+  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, DealingService, MATCH_DECIDER],
 })
 export class MatchesModule {}
