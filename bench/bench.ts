@@ -8,7 +8,7 @@
 //                    engine (it knows each deck: shuffleDeck(seed, version + 1)), so it needs no GET.
 //   2b. instances    with --instances N (N >= 2, DATABASE_URL required): N apis on the same database
 //                    behind nginx (docker/nginx/bismarck.conf, bench/load-balancer.ts; installed by
-//                    scripts/ensure-nginx.sh), and phase 2 through it: routed by match id (hash),
+//                    scripts/ensure.sh), and phase 2 through it: routed by match id (hash),
 //                    round robin, to one instance only, and to one instance with 1/N of the clients
 //                    (the load each instance gets), for the database's CPU and commits per command of
 //                    each. First it checks that a live stream on one instance (and one through nginx)
@@ -47,6 +47,7 @@ import {
   createSeededMatch,
   databaseCpu,
   databaseCpuSince,
+  embedded,
   loadAverage,
   logger,
   openScratchDatabase,
@@ -59,7 +60,9 @@ import {
   round,
   runBench,
   running,
+  serverUrl,
   sleep,
+  startBenchApi,
   startServer,
   type LocalMatch,
   type Server,
@@ -70,8 +73,6 @@ import { startLoadBalancer, type LoadBalancer, type Routing } from './load-balan
 // ---------------------------------------------------------------- configuration
 const { setting, num } = benchSettings('BENCH_');
 
-const serverUrl = process.env.DATABASE_URL?.trim() || undefined;
-const embedded = serverUrl === undefined;
 const cfg = {
   seconds: num('seconds', 20),
   warmupSeconds: num('warmup_seconds', 3),
@@ -188,15 +189,8 @@ async function rawAppends(target: Target): Promise<{ perSecond: number; p50Ms: n
 }
 
 // ---------------------------------------------------------------- 2. the api in its own process
-async function startApi(databaseUrl: string): Promise<Server> {
-  const main = cfg.apiMain ? resolve(cfg.apiMain) : join(root, 'dist/apps/api/src/main.js');
+function startApi(databaseUrl: string): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: cfg.logLevel,
-    NODE_ENV: 'production',
     // Sixteen clients from one address are a load test, not an abuse: the per-address limit
     // (120,000 a minute) would answer 429 above 2,000 requests/s. The per-token limit stays on.
     RATE_LIMIT_PER_ADDRESS: '0',
@@ -204,11 +198,10 @@ async function startApi(databaseUrl: string): Promise<Server> {
     RATE_LIMIT_CREATES_PER_ADDRESS: '0',
     STREAMS_PER_ADDRESS: '0',
   };
-  // On PGlite the api gets the same single connection it uses when it starts PGlite itself.
-  if (embedded) env.DB_POOL_SIZE = '1';
-  else if (cfg.poolSize) env.DB_POOL_SIZE = cfg.poolSize;
-  else delete env.DB_POOL_SIZE;
-  return startServer(main, env, cfg.apiNodeArgs, root);
+  // On PGlite the api gets the same single connection it uses when it starts PGlite itself; on a
+  // server, BENCH_POOL_SIZE or the api's default (undefined: not passed on from this process's env).
+  env.DB_POOL_SIZE = embedded ? '1' : cfg.poolSize || undefined;
+  return startBenchApi(root, cfg, databaseUrl, env);
 }
 
 interface CommandsResult {
@@ -410,7 +403,7 @@ interface InstancesResult {
  */
 async function instancesPhase(database: Target): Promise<InstancesResult> {
   // (When it cannot install nginx, it says so, and startLoadBalancer fails with nginx's error.)
-  spawnSync('bash', [join(root, 'scripts/ensure-nginx.sh')], { stdio: ['ignore', 2, 2] });
+  spawnSync('bash', [join(root, 'scripts/ensure.sh'), 'nginx'], { stdio: ['ignore', 2, 2] });
   const apis = await Promise.all(Array.from({ length: cfg.instances }, () => startApi(database.url)));
   try {
     log(`instances: ${apis.map((a) => `pid ${a.child.pid} port ${a.port}`).join(', ')}`);

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import {
   decide,
@@ -145,6 +146,10 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   }
 }
 
+/** DATABASE_URL: the server the benches make their scratch databases on; unset, an in-memory PGlite (`embedded`). */
+export const serverUrl = process.env.DATABASE_URL?.trim() || undefined;
+export const embedded = serverUrl === undefined;
+
 /** A scratch database on the server of `serverUrl` (never the target itself), or an in-memory PGlite. */
 export async function openScratchDatabase(serverUrl: string | undefined, prefix: string): Promise<Target> {
   if (serverUrl) {
@@ -188,6 +193,20 @@ process.on('exit', () => {
     }
   }
 });
+
+/** How a bench runs the api: which build (dist's, or another one's main.js for before/after runs), with which node flags and LOG_LEVEL. */
+export interface ApiSettings {
+  apiMain?: string;
+  apiNodeArgs: string[];
+  logLevel: string;
+}
+
+/** The api in its own process on `databaseUrl`, on a free loopback port in production mode; `env` is the bench's own on top. */
+export function startBenchApi(root: string, settings: ApiSettings, databaseUrl: string, env: NodeJS.ProcessEnv): Promise<Server> {
+  const main = settings.apiMain ? resolve(settings.apiMain) : join(root, 'dist/apps/api/src/main.js');
+  const base = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: settings.logLevel, NODE_ENV: 'production' };
+  return startServer(main, { ...base, ...env }, settings.apiNodeArgs, root);
+}
 
 /** A node server in its own process, once it printed `listening on http://localhost:<port>`. */
 export async function startServer(main: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cwd = process.cwd()): Promise<Server> {

@@ -2,7 +2,7 @@
 // the same http-context text (docker/nginx/bismarck.conf), a generated upstream list, and a main
 // config of our own in a temporary directory (pid, logs, temp files): nothing system-wide is read or
 // written. nginx runs as a child process (`daemon off`) and is stopped with it.
-// Debian's nginx is installed by scripts/ensure-nginx.sh.
+// Debian's nginx is installed by `scripts/ensure.sh nginx`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -120,7 +120,7 @@ export async function startLoadBalancer(routing: Routing, ports: readonly number
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
     if (spawnFailed || child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      const why = `nginx did not start (${nginxBinary()}; run scripts/ensure-nginx.sh):\n${stderr}${errorLog()}`;
+      const why = `nginx did not start (${nginxBinary()}; run bash scripts/ensure.sh nginx):\n${stderr}${errorLog()}`;
       await stop();
       throw new Error(why);
     }

@@ -9,7 +9,7 @@ import { createMatch, playOneAction, seededPick } from './support/player';
 import { listenLocal } from './support/server';
 
 // nginx with the reference deployment's config (docker/nginx/bismarck.conf, run as bench/load-balancer.ts
-// runs it; scripts/ensure-nginx.sh installs it) in front of two api instances on one database.
+// runs it; scripts/ensure.sh installs it) in front of two api instances on one database.
 describe('two api instances behind nginx (docker/nginx/bismarck.conf)', () => {
   let db: TestDatabase;
   let instances: TestApp[];

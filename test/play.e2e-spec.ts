@@ -8,7 +8,7 @@ import { brokenWords } from './support/page-text';
 import { listenLocal } from './support/server';
 import { bearer } from './support/player';
 
-// Debian's Chromium, installed by scripts/ensure-chromium.sh (npm test runs it first).
+// Debian's Chromium, installed by scripts/ensure.sh (npm test runs it first).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
 

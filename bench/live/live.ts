@@ -22,6 +22,7 @@ import {
   benchSettings,
   Connection,
   cpuTimes,
+  embedded,
   createSeededMatch,
   loadAverage,
   logger,
@@ -32,8 +33,9 @@ import {
   rssMbOf,
   round,
   runBench,
+  serverUrl,
   sleep,
-  startServer,
+  startBenchApi,
   wallMs,
   type LocalMatch,
   type Server,
@@ -42,8 +44,6 @@ import {
 import type { FromWorker, StreamSpec, ToWorker, WorkerResult } from './stream-worker';
 
 const { setting, num } = benchSettings('BENCH_LIVE_');
-const serverUrl = process.env.DATABASE_URL?.trim() || undefined;
-const embedded = serverUrl === undefined;
 const streamsWanted = Math.round(num('streams', embedded ? 3000 : 15_000));
 const cfg = {
   streams: streamsWanted,
@@ -62,15 +62,8 @@ const cfg = {
 const root = resolve(__dirname, '..', '..', '..'); // dist/bench/live → the repository
 const log = logger('bench:live');
 
-async function startApi(target: Target): Promise<Server> {
-  const main = cfg.apiMain ? resolve(cfg.apiMain) : join(root, 'dist/apps/api/src/main.js');
+function startApi(target: Target): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: target.url,
-    LOG_LEVEL: cfg.logLevel,
-    NODE_ENV: 'production',
     // A load test from a few addresses, not an abuse: the quotas on streams and the per-address limits
     // are off; the per-token request limit stays on (each token sends a command every few seconds).
     STREAMS_PER_ADDRESS: '0',
@@ -79,7 +72,7 @@ async function startApi(target: Target): Promise<Server> {
     RATE_LIMIT_CREATES_PER_ADDRESS: '0',
   };
   if (target.embedded) env.DB_POOL_SIZE = '1';
-  return startServer(main, env, cfg.apiNodeArgs, root);
+  return startBenchApi(root, cfg, target.url, env);
 }
 
 /** The three seats of every match, then spectators spread over the matches; dealt round robin to workers. */

@@ -15,16 +15,9 @@
 //    all-greedy run): the cards, the seat and the match situation cancel out. `strongMinusGreedyPerDeal`
 //    is the mean over deals, with a 95% confidence interval (normal, over the deals' figures).
 //    `decisionMs*`: every decision of the strong seats (contract, lay-away, card) at the default budget.
-import {
-  type Card,
-  type Contract,
-  type MatchOptions,
-  type Seat,
-  type Suit,
-  type Triple,
-  mulberry32,
-} from '@bismarck/rules';
+import { type Card, type MatchOptions, type Seat, type Triple, mulberry32 } from '@bismarck/rules';
 import { SolverBudgetExceeded, solve } from '@bismarck/solver';
+import { randomDeal } from '../../solver/bench/deals';
 import { type LocalMatch, forkMatch, newLocalMatch, playDeal, shuffledDeck } from '../src/local';
 import type { StrategyName } from '../src';
 
@@ -40,26 +33,15 @@ const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 // ---- 1. the solver on whole deals --------------------------------------------------------------
 
-const CONTRACTS: { contract: Contract; trump: Suit | null }[] = [
-  { contract: 'spades', trump: 'S' },
-  { contract: 'trump', trump: 'H' },
-  { contract: 'trump', trump: 'D' },
-  { contract: 'trump', trump: 'C' },
-  { contract: 'notrump', trump: null },
-  { contract: 'pass', trump: null },
-];
-
 const solverBench = () => {
   const random = mulberry32(seed);
   const times: number[] = [];
   let over = 0;
   for (let i = 0; i < solverDeals; i++) {
-    const deck = shuffledDeck(random);
-    const { contract, trump } = CONTRACTS[Math.floor(random() * CONTRACTS.length)];
-    const mustTrump = random() < 0.5;
+    const deal = randomDeal(random);
     const start = performance.now();
     try {
-      solve({ hands: [deck.slice(0, 16), deck.slice(16, 32), deck.slice(32, 48)], contract, trump, trick: [], turn: 0, perspective: 0, mustTrump }, { cards: false, maxNodes });
+      solve(deal, { cards: false, maxNodes });
     } catch (e) {
       if (!(e instanceof SolverBudgetExceeded)) throw e;
       over++;

@@ -363,7 +363,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
 
 /**
  * The play state after a card or a trick, built field by field: plays are the hot path, and a literal
- * with a fixed shape is several times cheaper for V8 than spreading a 25-field object.
+ * with a fixed shape is several times cheaper for V8 than spreading a 25-field object. The MatchInfo
+ * fields repeat infoOf on purpose: `...infoOf(s)` here cost about 10% of `npm run bench:rules`.
  */
 const nextPlay = (
   s: TrickPlay,

@@ -35,6 +35,9 @@ const zeros = (): Triple<number> => [0, 0, 0];
 // A copy: a view never shares an object with the state it was made from.
 const copyOrigin = (origin: ForkedFrom | null): ForkedFrom | null => (origin ? { matchId: origin.matchId, version: origin.version } : null);
 
+/** The deal fields when no deal is in play (before a match starts, after it ends): fresh arrays each time. */
+const noDealInPlay = () => ({ dealer: null, forehand: null, turn: null, tableCards: [], contract: null, trump: null, trick: [] });
+
 /** Who sits where: each seat's name (null: open) and, for a seat the service plays, its strategy. */
 const seatsOf = (state: { players: Triple<string | null>; bots?: Triple<string | null> }): PublicView['seats'] =>
   state.players.map((name, seat) => ({ seat: seat as Seat, name, bot: state.bots?.[seat] ?? null }));
@@ -49,13 +52,7 @@ export const publicView = (state: MatchState): PublicView => {
       phase: 'deal',
       dealNumber: 0,
       dealsInMatch: 0,
-      dealer: null,
-      forehand: null,
-      turn: null,
-      tableCards: [],
-      contract: null,
-      trump: null,
-      trick: [],
+      ...noDealInPlay(),
       lastTrick: null,
       tricksTaken: zeros(),
       handSizes: zeros(),
@@ -141,13 +138,7 @@ export const publicView = (state: MatchState): PublicView => {
     case 'finished':
       return {
         ...base,
-        dealer: null,
-        forehand: null,
-        turn: null,
-        tableCards: [],
-        contract: null,
-        trump: null,
-        trick: [],
+        ...noDealInPlay(),
         lastTrick: copyTaken(state.previous?.lastTrick),
         tricksTaken: (state.previous?.tricksTaken.slice() ?? zeros()) as Triple<number>,
         winners: state.winners.slice(),

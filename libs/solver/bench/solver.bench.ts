@@ -11,53 +11,13 @@
 //     be in progress), solved with the value of every legal card, as a bot or an analysis asks.
 // A solve that expands more than BENCH_MAX_NODES positions is stopped (SolverBudgetExceeded) and
 // counted as `unsolved`; a percentile that falls among the unsolved is reported as null.
-import {
-  type Card,
-  type Contract,
-  type PlayedCard,
-  type Seat,
-  type Suit,
-  SUITS,
-  freshDeck,
-  fromCards,
-  legalPlays,
-  mulberry32,
-  parseCard,
-  toCodes,
-  trickWinner,
-} from '@bismarck/rules';
+import { type Card, type PlayedCard, type Seat, SUITS, fromCards, legalPlays, mulberry32, parseCard, toCodes, trickWinner } from '@bismarck/rules';
 import { type Position, SolverBudgetExceeded, solve } from '../src';
+import { randomDeal } from './deals';
 
 const deals = Number(process.env.BENCH_DEALS ?? 200);
 const seed = Number(process.env.BENCH_SEED ?? 1);
 const maxNodes = Number(process.env.BENCH_MAX_NODES ?? 500_000);
-
-const CONTRACTS: { contract: Contract; trump: Suit | null }[] = [
-  { contract: 'spades', trump: 'S' },
-  { contract: 'trump', trump: 'H' },
-  { contract: 'trump', trump: 'D' },
-  { contract: 'trump', trump: 'C' },
-  { contract: 'notrump', trump: null },
-  { contract: 'pass', trump: null },
-];
-
-const randomDeal = (random: () => number): Position => {
-  const deck = freshDeck();
-  for (let i = deck.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [deck[i], deck[j]] = [deck[j], deck[i]];
-  }
-  const { contract, trump } = CONTRACTS[Math.floor(random() * CONTRACTS.length)];
-  return {
-    hands: [deck.slice(0, 16), deck.slice(16, 32), deck.slice(32, 48)],
-    contract,
-    trump,
-    trick: [],
-    turn: 0,
-    perspective: 0,
-    mustTrump: random() < 0.5,
-  };
-};
 
 /** The position after random legal cards until `left` cards remain in the hand of the seat to play. */
 const playDown = (p: Position, left: number, random: () => number): Position => {
