@@ -216,6 +216,32 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     }
   }, 90_000);
 
+  it('a stream open when the process stops gets its end at once (not after the grace period)', async () => {
+    const other = await createApp({ databaseUrl: t.db.url, embedded: t.db.embedded, quiet: true, poolSize: 2, shutdownGraceMs: 20_000 });
+    let closed = false;
+    try {
+      const otherBase = await listenLocal(other);
+      const match = await quick();
+      await playSome(match, 2);
+      const res = await fetch(`${otherBase}/api/matches/${match.id}/events/stream`);
+      expect(res.status).toBe(200);
+      const messages = parseSse(res.body!);
+      // The stream is open and writing (one generator throughout: leaving its loop would cancel the body).
+      const first = await messages.next();
+      expect(first.done ? undefined : first.value).toMatchObject({ event: 'message', id: '1' });
+      const started = Date.now();
+      const ended = (async () => {
+        while (!(await messages.next()).done);
+      })();
+      await other.close();
+      closed = true;
+      await ended; // the body ends: the connection was closed by the server, not cut by the grace period
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      if (!closed) await other.close();
+    }
+  }, 60_000);
+
   it('a stream opened while the process stops ends at once with 200 (an EventSource comes back), not an error', async () => {
     const other = await createApp({ databaseUrl: t.db.url, embedded: t.db.embedded, quiet: true, poolSize: 2 });
     try {

@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { takeOverSocket } from '../live/sse-socket';
+import { openEventStream } from '../live/sse-socket';
 import { GracefulExpressAdapter } from './http-adapter';
 
 let release: () => void = () => undefined;
@@ -23,10 +23,10 @@ class TestController {
     return { ok: true };
   }
 
-  /** Like a live stream: the socket leaves the server's hands and nothing ever ends it. */
+  /** Like a live stream: the socket leaves the server's hands (when Node allows) and nothing ever ends it. */
   @Get('held')
   held(@Req() req: Request, @Res() res: Response): void {
-    takeOverSocket(req, res, { 'Content-Type': 'text/event-stream' }, ': open\n\n');
+    openEventStream(req, res, { 'Content-Type': 'text/event-stream' }, ': open\n\n');
   }
 }
 
@@ -104,7 +104,7 @@ describe('GracefulExpressAdapter: a stopping server ends every connection', () =
     expect(await settled(() => adapter.connectionCount)).toBe(0);
   });
 
-  it('cuts a connection nothing ends (a socket taken over) after the grace period, so close() returns', async () => {
+  it('cuts a connection nothing ends (a live stream, its socket taken over) after the grace period, so close() returns', async () => {
     const { app, adapter, port } = await start(300);
     const held = await get(port, '/held', agent);
     const ended = new Promise<void>((resolve) => held.socket.once('close', () => resolve()));

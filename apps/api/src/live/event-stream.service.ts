@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import type { Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
@@ -10,8 +9,8 @@ import { invalidParameter, ProblemException } from '../problem/problem';
 import { MatchFolds } from '../matches/match-folds.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { StreamQuota } from './stream-quota';
-import { LiveStream, MatchChannel } from './match-channel';
-import { takeOverSocket } from './sse-socket';
+import { LiveStream, MatchChannel, type StreamSink } from './match-channel';
+import { openEventStream } from './sse-socket';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -83,16 +82,16 @@ export class EventStreamService implements OnModuleDestroy {
       if (err instanceof LiveHubStopped) return endAtOnce(req, res);
       throw err;
     }
-    const socket = takeOverOrNone(req, res);
+    const sink = openOrNone(req, res);
     // The client left while the match was read, or asked for the head alone: no stream to keep.
-    if (!socket || req.method === 'HEAD') {
+    if (!sink || req.method === 'HEAD') {
       release();
       if (channel.size === 0) channel.close();
       return;
     }
-    const stream = new LiveStream(viewer, after, socket);
+    const stream = new LiveStream(viewer, after, sink);
     const untrack = this.hub.track(stream);
-    socket.on('close', () => {
+    sink.on('close', () => {
       untrack();
       release();
       stream.close();
@@ -158,9 +157,9 @@ export class EventStreamService implements OnModuleDestroy {
   }
 }
 
-function takeOverOrNone(req: Request, res: Response): Socket | undefined {
+function openOrNone(req: Request, res: Response): StreamSink | undefined {
   try {
-    return takeOverSocket(req, res, SSE_HEADERS, 'retry: 2000\n\n');
+    return openEventStream(req, res, SSE_HEADERS, 'retry: 2000\n\n');
   } catch {
     return undefined;
   }
@@ -172,5 +171,5 @@ function takeOverOrNone(req: Request, res: Response): Socket | undefined {
  * an error status would make it give up for good.
  */
 function endAtOnce(req: Request, res: Response): void {
-  takeOverOrNone(req, res)?.end();
+  openOrNone(req, res)?.end();
 }

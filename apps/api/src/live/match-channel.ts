@@ -25,7 +25,7 @@ type Ending = 'finished' | 'abandoned';
 const ENDINGS: Readonly<Record<string, Ending>> = { MatchFinished: 'finished', TableAbandoned: 'abandoned' };
 const ERROR_FRAME = `event: error\ndata: ${JSON.stringify({ code: 'INTERNAL_ERROR' })}\n\n`;
 
-/** Where a stream's frames go: its socket, taken out of the HTTP server (sse-socket.ts). */
+/** Where a stream's frames go: its socket taken out of the HTTP server, or else its response (sse-socket.ts). */
 export type StreamSink = Pick<NodeJS.WritableStream, 'write' | 'end' | 'on' | 'off'> & {
   readonly writableLength: number;
   readonly writableEnded: boolean;
@@ -33,7 +33,7 @@ export type StreamSink = Pick<NodeJS.WritableStream, 'write' | 'end' | 'on' | 'o
 };
 
 /**
- * One open stream: where it stands (`last`: the last version written) and its socket. It holds no
+ * One open stream: where it stands (`last`: the last version written) and its sink. It holds no
  * copy of the match: the channel writes it the frames its audience shares.
  */
 export class LiveStream {
@@ -42,7 +42,7 @@ export class LiveStream {
   constructor(
     readonly viewer: Viewer,
     public last: number,
-    private readonly socket: StreamSink,
+    private readonly sink: StreamSink,
   ) {}
 
   /**
@@ -51,8 +51,8 @@ export class LiveStream {
    */
   offer(from: number, to: number, frames: string | Buffer, finished: boolean): void {
     if (this.closed || from !== this.last + 1) return;
-    if (this.socket.writableLength > MAX_BUFFERED_BYTES) return this.cut();
-    this.socket.write(frames);
+    if (this.sink.writableLength > MAX_BUFFERED_BYTES) return this.cut();
+    this.sink.write(frames);
     this.last = to;
     if (finished) this.close();
   }
@@ -60,7 +60,7 @@ export class LiveStream {
   /** Writes the frames of versions last+1 … `newest` (a catch-up page) and waits while the socket drains. */
   async send(chunk: string, newest: number, finished: boolean): Promise<void> {
     if (this.closed || chunk === '') return;
-    const flowing = this.socket.write(chunk);
+    const flowing = this.sink.write(chunk);
     this.last = newest;
     if (finished) return this.close();
     if (!flowing) await this.drained();
@@ -69,33 +69,33 @@ export class LiveStream {
   private drained(): Promise<void> {
     return new Promise((done) => {
       const go = (): void => {
-        this.socket.off('drain', go).off('close', go);
+        this.sink.off('drain', go).off('close', go);
         done();
       };
-      this.socket.on('drain', go).on('close', go);
+      this.sink.on('drain', go).on('close', go);
     });
   }
 
   comment(text: string): void {
-    if (!this.closed) this.socket.write(`: ${text}\n\n`);
+    if (!this.closed) this.sink.write(`: ${text}\n\n`);
   }
 
   /** The client reconnects with Last-Event-ID; nothing about the error (or the match) leaks here. */
   fail(): void {
-    if (!this.closed) this.socket.write(ERROR_FRAME);
+    if (!this.closed) this.sink.write(ERROR_FRAME);
     this.close();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (!this.socket.writableEnded) this.socket.end();
+    if (!this.sink.writableEnded) this.sink.end();
   }
 
   /** Drops a reader too far behind at once: ending would keep its unread bytes until it read them. */
   private cut(): void {
     this.closed = true;
-    this.socket.destroy();
+    this.sink.destroy();
   }
 }
 
