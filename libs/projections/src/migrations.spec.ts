@@ -18,6 +18,7 @@ const RELEASED: Record<string, { up: string; down: string }> = {
   Checkpoints1799000005000: { up: 'd3f7e854461899b4', down: '8c91aea3ebd55245' },
   DealAnalyses1799000008000: { up: '9cc9683165eb6608', down: '85553258da37d5e2' },
   ForkedFrom1799000009000: { up: '135bed325ed94e38', down: '4ef5c1b55e69bfb9' },
+  ProjectFunction1799000010000: { up: '46870d892bae7ab2', down: 'd2b767b6b2ecc059' },
 };
 
 describe('projection migrations', () => {

@@ -1,7 +1,7 @@
 import { HttpException, Injectable } from '@nestjs/common';
 import { RuleViolation, type BismarckEvent, type Command } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
-import { foldOnto, projectMatch, scorecardChangedAt, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, projectMatch, PROJECT_FUNCTION as PROJECT_FN, scorecardChangedAt, UNBORN, type FoldedMatch, type ProjectionExtras } from '@bismarck/projections';
 import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
 import { DealingService } from './dealing.service';
@@ -25,7 +25,7 @@ export interface WriteOptions<T> {
   /** A retry with the same key (and the same request) gets the first answer; another request gets 422. */
   idempotency?: { scope: string; key: string; requestHash: string };
   /** More rows for the inline projection: a new seat's token hash, a seeded match's seed. */
-  extra?: Record<string, unknown>;
+  extra?: ProjectionExtras;
 }
 
 /** Told of every append this process committed: the match's id and its fold right after it. */
@@ -33,7 +33,6 @@ export type CommittedListener = (matchId: string, match: FoldedMatch) => void;
 
 /** A command that lost a race to another process is decided again this many times before giving up. */
 const MAX_ATTEMPTS = 5;
-const PROJECT_FN = 'bismarck_project';
 
 /**
  * The one write path of every command on a match, creation and joins included, in the spirit of

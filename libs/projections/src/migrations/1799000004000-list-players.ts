@@ -1,6 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { projectFunction, CREDENTIALS_INSERT, LIST_UPSERT_EVERY_COLUMN, SCORECARD_UPSERT_IF_SENT, SEAT_VIEWS_UPSERT, SECRET_INSERT, SEEDS_INSERT, VIEW_UPSERT } from './frozen-project-function';
 
+/** The function as this migration installed it (ProjectFunction1799000010000 puts it back when reverted). */
+export const LIST_PLAYERS_PROJECT_FUNCTION = projectFunction('CREATE OR REPLACE', [LIST_UPSERT_EVERY_COLUMN, VIEW_UPSERT, SEAT_VIEWS_UPSERT, SCORECARD_UPSERT_IF_SENT], [CREDENTIALS_INSERT, SECRET_INSERT, SEEDS_INSERT]);
+
 /**
  * The match list follows every change of a match, its players included: until now a join
  * (SeatJoined) left the list at the names of creation, so a lobby browser offered taken seats and the
@@ -16,7 +19,7 @@ export class ListPlayers1799000004000 implements MigrationInterface {
          SET players = (SELECT jsonb_agg(s.seat->'name' ORDER BY s.n) FROM jsonb_array_elements(v.doc->'seats') WITH ORDINALITY AS s(seat, n))
         FROM match_views v
        WHERE v.match_id = l.id AND jsonb_typeof(v.doc->'seats') = 'array'`);
-    await q.query(projectFunction('CREATE OR REPLACE', [LIST_UPSERT_EVERY_COLUMN, VIEW_UPSERT, SEAT_VIEWS_UPSERT, SCORECARD_UPSERT_IF_SENT], [CREDENTIALS_INSERT, SECRET_INSERT, SEEDS_INSERT]));
+    await q.query(LIST_PLAYERS_PROJECT_FUNCTION);
   }
 
   async down(): Promise<void> {
