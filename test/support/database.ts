@@ -95,15 +95,15 @@ export interface DatabaseFixture {
 }
 
 /**
- * A fresh migrated database (the event store's migrations) and a pool on it for one test file:
+ * A fresh migrated database (the event store's migrations unless told others) and a pool on it for one test file:
  * opened before its tests; after them `beforeClose` runs (close the EventStores on the pool), then
  * the pool closes and the database is dropped. The handle is filled in by `beforeAll`, so use it
  * inside tests and hooks only.
  */
-export function useTestDatabase(options: { poolSize?: number } = {}, beforeClose?: () => Promise<unknown>): DatabaseFixture {
+export function useTestDatabase(options: { poolSize?: number } & TestDatabaseOptions = {}, beforeClose?: () => Promise<unknown>): DatabaseFixture {
   const handle = {} as DatabaseFixture;
   beforeAll(async () => {
-    handle.db = await createTestDatabase();
+    handle.db = await createTestDatabase(options);
     handle.ds = await openDataSource(handle.db, options);
   }, 60_000);
   afterAll(async () => {

@@ -13,4 +13,6 @@ export { guardConnectionErrors, openDataSource } from './guard';
 export { pgPool } from './pool';
 export { runMigrationsLocked, pgConfigFromDataSource, MIGRATION_LOCK_KEY } from './migrate';
 export { savedSnapshots, migrationsKey, pruneScratchDirectories } from './snapshots';
+export { recordMigration } from './recorded';
+export type { RecordedMigration, RecordedStatement } from './recorded';
 export type { SavedSnapshots } from './snapshots';

@@ -1,5 +1,8 @@
 export { projectMatch, scorecardChangedAt, foldOnto, UNBORN } from './projection';
-export type { FoldedMatch, MatchProjection, MatchListRow, DocRow, SeatViewRow, StreamTimes } from './projection';
+export type { FoldedMatch, MatchProjection, ProjectionExtras, StreamTimes } from './projection';
+export { PROJECT_FUNCTION } from './project-function';
+export type { ProjectionArgument } from './project-function';
+export type { MatchListRow, DocRow, SeatViewRow, SeatCredentialRow, MatchSecretRow, SeedRow } from './tables';
 export { Projections1799000000000 } from './migrations/1799000000000-projections';
 export { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 export { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
@@ -7,6 +10,7 @@ export { ListPlayers1799000004000 } from './migrations/1799000004000-list-player
 export { Checkpoints1799000005000 } from './migrations/1799000005000-checkpoints';
 export { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analyses';
 export { ForkedFrom1799000009000 } from './migrations/1799000009000-forked-from';
+export { ProjectFunction1799000010000 } from './migrations/1799000010000-project-function';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
 import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 import { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
@@ -14,9 +18,10 @@ import { ListPlayers1799000004000 } from './migrations/1799000004000-list-player
 import { Checkpoints1799000005000 } from './migrations/1799000005000-checkpoints';
 import { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analyses';
 import { ForkedFrom1799000009000 } from './migrations/1799000009000-forked-from';
+import { ProjectFunction1799000010000 } from './migrations/1799000010000-project-function';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000] as const;
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000] as const;
 export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
@@ -25,6 +30,6 @@ export type { EventView } from './event-view';
 export { MatchReader, isListTime } from './reader';
 export type { Versioned, MatchSummary, ListFilter, ListPosition } from './reader';
 export { SecretReader } from './secrets';
-export type { SeedRow, SeatTokenHash } from './secrets';
+export type { SeatTokenHash } from './secrets';
 export { AnalysisTable } from './analyses';
 export type { StoredAnalysis } from './analyses';

@@ -1,44 +1,15 @@
-import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, type BismarckEvent, type ForkedFrom, type MatchState, type Seat } from '@bismarck/rules';
-
-export interface MatchListRow {
-  id: string;
-  version: number;
-  status: string;
-  phase: string;
-  deal_number: number;
-  deals_in_match: number;
-  /** null for an open seat of a waiting match. */
-  players: (string | null)[];
-  options: unknown;
-  seeded: boolean;
-  totals: number[];
-  winners: number[] | null;
-  created_at: string;
-  updated_at: string;
-  /** A fork's origin, null for any other match. */
-  forked_from: ForkedFrom | null;
-}
-export interface DocRow {
-  match_id: string;
-  version: number;
-  doc: unknown;
-}
-/** Only what the seat sees beyond `view` (the read joins the two): a third of the bytes to write. */
-export interface SeatViewRow extends DocRow {
-  seat: Seat;
-}
+import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
+import type { ProjectionArgument } from './project-function';
 
 /**
  * Every row the read side keeps for one match, as a pure function of its folded state. The
  * scorecard's `version` is that of the last event that changed it; it is left out when the
  * caller knows that nothing changed it (most commands: a card played).
  */
-export interface MatchProjection {
-  match: MatchListRow;
-  view: DocRow;
-  seats: SeatViewRow[];
-  scorecard?: DocRow;
-}
+export type MatchProjection = Pick<ProjectionArgument, 'match' | 'view' | 'seats' | 'scorecard'>;
+
+/** The rest of the inline projection's argument: rows kept beside the log (a new seat's token hash, a seeded match's seed, a deal's seed). */
+export type ProjectionExtras = Omit<ProjectionArgument, keyof MatchProjection>;
 
 export interface StreamTimes {
   /** When the stream's first event was recorded. */

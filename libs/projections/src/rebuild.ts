@@ -2,14 +2,10 @@ import { changesScorecard } from '@bismarck/rules';
 import { rowsOf, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
 import { toDomainEvent } from './event-view';
 import { foldOnto, projectMatch, UNBORN, type FoldedMatch, type MatchProjection } from './projection';
+import { MATCH_LIST, MATCH_VIEWS, SCORECARDS, SEAT_VIEWS } from './tables';
 
 /** The projection tables, each with the columns that identify a row. */
-export const PROJECTION_TABLES = [
-  { table: 'match_list', key: ['id'] },
-  { table: 'match_views', key: ['match_id'] },
-  { table: 'seat_views', key: ['match_id', 'seat'] },
-  { table: 'scorecards', key: ['match_id'] },
-] as const;
+export const PROJECTION_TABLES = [MATCH_LIST, MATCH_VIEWS, SEAT_VIEWS, SCORECARDS] as const;
 
 type Table = (typeof PROJECTION_TABLES)[number]['table'];
 

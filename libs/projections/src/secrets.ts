@@ -1,12 +1,6 @@
 import { rowsOf, type Queryable } from '@bismarck/event-store';
+import type { SeedRow } from './tables';
 
-/** A deal's secret seed and its published commitment (a `deal_seeds` row, as the inline projection writes it). */
-export interface SeedRow {
-  match_id: string;
-  deal: number;
-  commitment: string;
-  seed: string;
-}
 
 /** A `seat_credentials` row: the SHA-256 (hex) of a seat's token. */
 export interface SeatTokenHash {

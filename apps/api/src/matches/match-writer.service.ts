@@ -1,7 +1,7 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import { RuleViolation, type BismarckEvent } from '@bismarck/rules';
 import { ConcurrencyError, EventStore, IdempotencyKeyReuseError } from '@bismarck/event-store';
-import { foldOnto, projectMatch, scorecardChangedAt, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, projectMatch, PROJECT_FUNCTION, scorecardChangedAt, UNBORN, type FoldedMatch, type ProjectionExtras } from '@bismarck/projections';
 import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
 import { DealingService, type AskedCommand } from './dealing.service';
@@ -27,7 +27,7 @@ export interface WriteOptions<T> {
   /** A retry with the same key (and the same request) gets the first answer; another request gets 422. */
   idempotency?: { scope: string; key: string; requestHash: string };
   /** More rows for the inline projection: a new seat's token hash, a seeded match's seed. */
-  extra?: Record<string, unknown>;
+  extra?: ProjectionExtras;
 }
 
 /** An append this process committed: its events (the first at version `from`) and the match folded after them. */
@@ -40,8 +40,6 @@ export interface Committed {
 
 /** Told of every append this process committed. */
 export type CommittedListener = (committed: Committed) => void;
-
-const PROJECT_FN = 'bismarck_project';
 
 /** An attempt decided on a fold that the log has moved past (another process appended): try again. */
 class StaleFold extends Error {}
@@ -144,7 +142,7 @@ export class MatchWriter {
       const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
         idempotency: o.idempotency ? { ...o.idempotency, response: storedAnswer(answer) } : undefined,
         inline: {
-          fn: PROJECT_FN,
+          fn: PROJECT_FUNCTION,
           arg: {
             ...projectMatch(matchId, folded, { createdAt, updatedAt: at }, scorecardChangedAt(events, from)),
             ...o.extra,

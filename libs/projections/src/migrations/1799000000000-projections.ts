@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { projectFunction, CREDENTIALS_INSERT, LIST_UPSERT_DEAL_COLUMNS, SCORECARD_UPSERT, SEAT_VIEWS_UPSERT, SECRET_INSERT, VIEW_UPSERT } from './frozen-project-function';
 
 /**
  * The read side: one row per match (list), its public view, each seat's view and the scorecard,
@@ -42,37 +43,7 @@ export class Projections1799000000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE TABLE match_secrets (match_id text PRIMARY KEY, seed text NOT NULL)`);
     // Rows only move forward: a late or repeated write of an older version changes nothing.
-    await q.query(`
-      CREATE FUNCTION bismarck_project(p_stream text, p_version int, p_arg jsonb) RETURNS void
-      LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO match_list SELECT * FROM jsonb_populate_record(NULL::match_list, p_arg->'match')
-        ON CONFLICT (id) DO UPDATE SET
-          version = EXCLUDED.version, status = EXCLUDED.status, phase = EXCLUDED.phase,
-          deal_number = EXCLUDED.deal_number, totals = EXCLUDED.totals, winners = EXCLUDED.winners,
-          updated_at = EXCLUDED.updated_at
-        WHERE match_list.version < EXCLUDED.version;
-
-        INSERT INTO match_views SELECT * FROM jsonb_populate_record(NULL::match_views, p_arg->'view')
-        ON CONFLICT (match_id) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE match_views.version < EXCLUDED.version;
-
-        INSERT INTO seat_views SELECT * FROM jsonb_populate_recordset(NULL::seat_views, p_arg->'seats')
-        ON CONFLICT (match_id, seat) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE seat_views.version < EXCLUDED.version;
-
-        INSERT INTO scorecards SELECT * FROM jsonb_populate_record(NULL::scorecards, p_arg->'scorecard')
-        ON CONFLICT (match_id) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE scorecards.version < EXCLUDED.version;
-
-        IF p_arg ? 'credentials' THEN
-          INSERT INTO seat_credentials
-          SELECT * FROM jsonb_populate_recordset(NULL::seat_credentials, p_arg->'credentials');
-        END IF;
-        IF p_arg ? 'secret' THEN
-          INSERT INTO match_secrets SELECT * FROM jsonb_populate_record(NULL::match_secrets, p_arg->'secret');
-        END IF;
-      END $$`);
+    await q.query(projectFunction('CREATE', [LIST_UPSERT_DEAL_COLUMNS, VIEW_UPSERT, SEAT_VIEWS_UPSERT, SCORECARD_UPSERT], [CREDENTIALS_INSERT, SECRET_INSERT]));
   }
 
   async down(q: QueryRunner): Promise<void> {

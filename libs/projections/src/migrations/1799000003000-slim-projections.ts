@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { projectFunction, CREDENTIALS_INSERT, LIST_UPSERT_DEAL_COLUMNS, SCORECARD_UPSERT_IF_SENT, SEAT_VIEWS_UPSERT, SECRET_INSERT, SEEDS_INSERT, VIEW_UPSERT } from './frozen-project-function';
 
 /**
  * The event types after which the scorecard can differ: rules' changesScorecard when this migration
@@ -25,42 +26,7 @@ export class SlimProjections1799000003000 implements MigrationInterface {
     await q.query(`
       UPDATE scorecards s SET doc = s.doc - 'id' - 'version',
              version = coalesce((SELECT max(e.version) FROM events e WHERE e.stream_id = s.match_id AND e.type IN ${SCORECARD_EVENTS}), s.version)`);
-    await q.query(`
-      CREATE OR REPLACE FUNCTION bismarck_project(p_stream text, p_version int, p_arg jsonb) RETURNS void
-      LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO match_list SELECT * FROM jsonb_populate_record(NULL::match_list, p_arg->'match')
-        ON CONFLICT (id) DO UPDATE SET
-          version = EXCLUDED.version, status = EXCLUDED.status, phase = EXCLUDED.phase,
-          deal_number = EXCLUDED.deal_number, totals = EXCLUDED.totals, winners = EXCLUDED.winners,
-          updated_at = EXCLUDED.updated_at
-        WHERE match_list.version < EXCLUDED.version;
-
-        INSERT INTO match_views SELECT * FROM jsonb_populate_record(NULL::match_views, p_arg->'view')
-        ON CONFLICT (match_id) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE match_views.version < EXCLUDED.version;
-
-        INSERT INTO seat_views SELECT * FROM jsonb_populate_recordset(NULL::seat_views, p_arg->'seats')
-        ON CONFLICT (match_id, seat) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE seat_views.version < EXCLUDED.version;
-
-        IF p_arg ? 'scorecard' THEN
-          INSERT INTO scorecards SELECT * FROM jsonb_populate_record(NULL::scorecards, p_arg->'scorecard')
-          ON CONFLICT (match_id) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-          WHERE scorecards.version < EXCLUDED.version;
-        END IF;
-
-        IF p_arg ? 'credentials' THEN
-          INSERT INTO seat_credentials
-          SELECT * FROM jsonb_populate_recordset(NULL::seat_credentials, p_arg->'credentials');
-        END IF;
-        IF p_arg ? 'secret' THEN
-          INSERT INTO match_secrets SELECT * FROM jsonb_populate_record(NULL::match_secrets, p_arg->'secret');
-        END IF;
-        IF p_arg ? 'seeds' THEN
-          INSERT INTO deal_seeds SELECT * FROM jsonb_populate_recordset(NULL::deal_seeds, p_arg->'seeds');
-        END IF;
-      END $$`);
+    await q.query(projectFunction('CREATE OR REPLACE', [LIST_UPSERT_DEAL_COLUMNS, VIEW_UPSERT, SEAT_VIEWS_UPSERT, SCORECARD_UPSERT_IF_SENT], [CREDENTIALS_INSERT, SECRET_INSERT, SEEDS_INSERT]));
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,4 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { projectFunction, CREDENTIALS_INSERT, LIST_UPSERT_EVERY_COLUMN, SCORECARD_UPSERT_IF_SENT, SEAT_VIEWS_UPSERT, SECRET_INSERT, SEEDS_INSERT, VIEW_UPSERT } from './frozen-project-function';
+
+/** The function as this migration installed it (ProjectFunction1799000010000 puts it back when reverted). */
+export const LIST_PLAYERS_PROJECT_FUNCTION = projectFunction('CREATE OR REPLACE', [LIST_UPSERT_EVERY_COLUMN, VIEW_UPSERT, SEAT_VIEWS_UPSERT, SCORECARD_UPSERT_IF_SENT], [CREDENTIALS_INSERT, SECRET_INSERT, SEEDS_INSERT]);
 
 /**
  * The match list follows every change of a match, its players included: until now a join
@@ -15,42 +19,7 @@ export class ListPlayers1799000004000 implements MigrationInterface {
          SET players = (SELECT jsonb_agg(s.seat->'name' ORDER BY s.n) FROM jsonb_array_elements(v.doc->'seats') WITH ORDINALITY AS s(seat, n))
         FROM match_views v
        WHERE v.match_id = l.id AND jsonb_typeof(v.doc->'seats') = 'array'`);
-    await q.query(`
-      CREATE OR REPLACE FUNCTION bismarck_project(p_stream text, p_version int, p_arg jsonb) RETURNS void
-      LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO match_list SELECT * FROM jsonb_populate_record(NULL::match_list, p_arg->'match')
-        ON CONFLICT (id) DO UPDATE SET
-          (version, status, phase, deal_number, deals_in_match, players, options, seeded, totals, winners, updated_at) =
-          (EXCLUDED.version, EXCLUDED.status, EXCLUDED.phase, EXCLUDED.deal_number, EXCLUDED.deals_in_match, EXCLUDED.players,
-           EXCLUDED.options, EXCLUDED.seeded, EXCLUDED.totals, EXCLUDED.winners, EXCLUDED.updated_at)
-        WHERE match_list.version < EXCLUDED.version;
-
-        INSERT INTO match_views SELECT * FROM jsonb_populate_record(NULL::match_views, p_arg->'view')
-        ON CONFLICT (match_id) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE match_views.version < EXCLUDED.version;
-
-        INSERT INTO seat_views SELECT * FROM jsonb_populate_recordset(NULL::seat_views, p_arg->'seats')
-        ON CONFLICT (match_id, seat) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-        WHERE seat_views.version < EXCLUDED.version;
-
-        IF p_arg ? 'scorecard' THEN
-          INSERT INTO scorecards SELECT * FROM jsonb_populate_record(NULL::scorecards, p_arg->'scorecard')
-          ON CONFLICT (match_id) DO UPDATE SET version = EXCLUDED.version, doc = EXCLUDED.doc
-          WHERE scorecards.version < EXCLUDED.version;
-        END IF;
-
-        IF p_arg ? 'credentials' THEN
-          INSERT INTO seat_credentials
-          SELECT * FROM jsonb_populate_recordset(NULL::seat_credentials, p_arg->'credentials');
-        END IF;
-        IF p_arg ? 'secret' THEN
-          INSERT INTO match_secrets SELECT * FROM jsonb_populate_record(NULL::match_secrets, p_arg->'secret');
-        END IF;
-        IF p_arg ? 'seeds' THEN
-          INSERT INTO deal_seeds SELECT * FROM jsonb_populate_recordset(NULL::deal_seeds, p_arg->'seeds');
-        END IF;
-      END $$`);
+    await q.query(LIST_PLAYERS_PROJECT_FUNCTION);
   }
 
   async down(): Promise<void> {
