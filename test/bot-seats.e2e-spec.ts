@@ -129,7 +129,8 @@ describe('bot seats', () => {
     // The bots played their cards: 16 per deal each.
     for (const seat of [1, 2]) expect(events.filter((e) => e.type === 'CardPlayed' && (e.data as { seat: number }).seat === seat).length).toBe(3 * 16);
     // Each bot move read only what was appended since the last: no more events than the log holds (re-reading the whole log on every move read 16,145 for a log of 214).
-    expect(t.app.get(BotRunner).eventsRead - readBefore).toBeLessThanOrEqual(events.length);
+    // And what this one process wrote is handed to the bots with the writer's fold, not read back.
+    expect(t.app.get(BotRunner).eventsRead - readBefore).toBeLessThan(events.length / 4);
 
     const card = (await t.http().get(`/api/matches/${id}/scorecard`).expect(200)).body;
     expect(card.totals).toEqual(end.totals);

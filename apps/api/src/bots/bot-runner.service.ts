@@ -64,7 +64,8 @@ const lostRace = (err: unknown): boolean =>
 
 /**
  * Plays the bot seats (docs/bots.md, "Bot seats in the service"). Woken by every append this process
- * commits (MatchWriter.onCommitted), it reads the match's log, and while a bot seat may act, decides
+ * commits (MatchWriter.onCommitted, with the writer's fold), it reads on in the log only what it does
+ * not know yet, and while a bot seat may act, decides
  * from that seat's view and the events that seat may see (the rules' own redaction) and sends the
  * move through the same command path as a person's: `If-Match` the version it decided at, and an
  * Idempotency-Key derived from that version, so a stale decision is refused and a move is appended
@@ -177,6 +178,11 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     let lost = 0;
     while (!this.stopped) {
       entry.again = false;
+      // Over (its last event was handed over here): nothing to read, no bot to play.
+      if (this.known.ended(matchId)) {
+        this.running.delete(matchId);
+        return;
+      }
       // The bot decides from exactly the events of the version it names: those this process appended
       // (handed over with the writer's fold), else the log read on from where this runner last read it.
       const known = await this.knownNow(matchId);

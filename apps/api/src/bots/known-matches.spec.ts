@@ -56,5 +56,25 @@ describe('KnownMatches', () => {
     known.set('a', at(9, 'finished'));
     expect(known.get('a')).toBeUndefined();
     expect(known.size).toBe(0);
+    expect(known.ended('a')).toBe(true);
+    expect(known.ended('b')).toBe(false);
+  });
+
+  it('takes what this process wrote when it follows what it knows, and nothing else', () => {
+    const known = new KnownMatches(5);
+    known.set('a', at(4));
+    const folded = { ...UNBORN, version: 6 };
+    const events = [{ type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'x' } }, { type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'y' } }] as BismarckEvent[];
+    known.written('a', 6, events, { ...UNBORN, version: 7 }); // a gap: version 5 is not known here
+    expect(known.get('a')?.folded.version).toBe(4);
+    known.written('a', 5, events, folded);
+    expect(known.get('a')).toMatchObject({ written: true, deal: events });
+    expect(known.get('a')?.folded).toBe(folded); // the writer's fold itself: not folded again
+    known.doubt('a');
+    expect(known.get('a')).toMatchObject({ written: false, folded });
+    known.written('b', 3, events, folded); // never read here, and not from its start: left to the log
+    expect(known.get('b')).toBeUndefined();
+    known.written('c', 1, events, folded); // from its creation: all there is
+    expect(known.get('c')?.folded).toBe(folded);
   });
 });

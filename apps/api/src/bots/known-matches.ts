@@ -29,10 +29,11 @@ export function learn(known: KnownMatch | undefined, fresh: readonly BismarckEve
 
 /**
  * The matches read lately, the least recently used dropped past `capacity` (a dropped match is read
- * whole again when a bot next acts in it). A finished match is forgotten at once.
+ * whole again when a bot next acts in it). A finished match is forgotten at once, but for its id.
  */
 export class KnownMatches {
   private readonly matches = new Map<string, KnownMatch>();
+  private readonly over = new Set<string>();
 
   constructor(private readonly capacity: number) {}
 
@@ -42,7 +43,12 @@ export class KnownMatches {
 
   set(matchId: string, known: KnownMatch): void {
     this.matches.delete(matchId);
-    if (known.folded.state.status === 'finished') return;
+    if (known.folded.state.status === 'finished' || known.folded.state.status === 'abandoned') {
+      // Only its id is kept: a loop still running for it then stops without reading the whole log.
+      this.over.add(matchId);
+      if (this.over.size > this.capacity) this.over.delete(this.over.values().next().value!);
+      return;
+    }
     this.matches.set(matchId, known);
     if (this.matches.size > this.capacity) this.matches.delete(this.matches.keys().next().value!);
   }
@@ -54,6 +60,11 @@ export class KnownMatches {
   written(matchId: string, from: number, events: readonly BismarckEvent[], folded: FoldedMatch): void {
     const known = this.matches.get(matchId);
     if ((known?.folded.version ?? 0) === from - 1) this.set(matchId, learn(known, events, folded));
+  }
+
+  /** Finished (or abandoned) when last seen here: nothing can follow. */
+  ended(matchId: string): boolean {
+    return this.over.has(matchId);
   }
 
   /** Not to be trusted without asking the log (a move decided on it lost a race). */
