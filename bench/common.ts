@@ -53,6 +53,12 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 /** Milliseconds on a clock that every process on this machine shares (for latencies across processes). */
 export const wallMs = (): number => performance.timeOrigin + performance.now();
 export const round = (x: number, digits = 0): number => Number(x.toFixed(digits));
+
+/** The whole frames of the SSE text read so far (a blank line ends one), and what is left of the next. */
+export function sseFrames(buffer: string): { frames: string[]; rest: string } {
+  const parts = buffer.split('\n\n');
+  return { frames: parts.slice(0, -1), rest: parts[parts.length - 1] };
+}
 export const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 export const logger =
@@ -273,11 +279,15 @@ export class Connection {
   private buffer: Buffer = Buffer.alloc(0);
   private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void } | undefined;
 
-  constructor(private readonly port: number) {}
+  /** `localAddress`: the loopback address it comes from (127.0.0.0/8), so that the api counts clients apart. */
+  constructor(
+    private readonly port: number,
+    private readonly localAddress?: string,
+  ) {}
 
   private connect(): Promise<Socket> {
     return new Promise((done, fail) => {
-      const socket = createConnection({ host: '127.0.0.1', port: this.port, noDelay: true }, () => done(socket));
+      const socket = createConnection({ host: '127.0.0.1', port: this.port, noDelay: true, localAddress: this.localAddress }, () => done(socket));
       socket.on('data', (chunk: Buffer) => this.onData(chunk));
       socket.on('error', (e) => {
         fail(e);

@@ -1,9 +1,11 @@
 import { SUITS, trickWinner, type Card, type PlayedCard, type Seat } from '@bismarck/rules';
 import { solve } from '@bismarck/solver';
 import { EventStore } from '@bismarck/event-store';
-import { AnalysisTable } from '@bismarck/projections';
+import { DataSource } from 'typeorm';
+import { AnalysesByContent1799000011000, AnalysisTable } from '@bismarck/projections';
 import { useTestApp } from './support/app';
-import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
+import { AnalysisService } from '../apps/api/src/analysis/analysis.service';
+import { bearer, createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 
 // GET /api/matches/{id}/analysis?deal=N: refused until the deal is scored, then every card valued by
 // the solver in a worker thread, computed once and kept. A small node budget keeps the test quick:
@@ -157,10 +159,13 @@ describe('GET /api/matches/{id}/analysis', () => {
 
   it('keeps the first analysis when two processes race to store one deal (the insert changes nothing the second time)', async () => {
     const table = new AnalysisTable(t.app.get(EventStore).queryable);
-    const first = await table.keep('race', 1, { by: 'first' }, 1000, 5);
-    const second = await table.keep('race', 1, { by: 'second' }, 1000, 7);
+    const first = await table.keep('race', 1, 'sha256:race', { by: 'first' }, 1000, 5);
+    const second = await table.keep('race', 1, 'sha256:race', { by: 'second' }, 1000, 7);
     expect(second).toEqual(first);
     expect(second.doc).toEqual({ by: 'first' });
+    // Another match's deal of the same content names the same solve.
+    expect(await table.link('race-fork', 1, 'sha256:race')).toEqual({ ...first, matchId: 'race-fork' });
+    expect(await table.link('race-fork', 2, 'sha256:never-solved')).toBeNull();
   });
 
   it('computes a deal once for concurrent requests', async () => {
@@ -218,4 +223,55 @@ describe('a voided deal (leadBeforeDiscard: redeal)', () => {
     expect(analysis).toMatchObject({ deal: 1, voidedAttempts: 1 });
     expect(analysis.cards).toHaveLength(48);
   }, 180_000);
+});
+
+describe('a fork and its source: the same deals, solved once (analyses kept by the deal\'s content)', () => {
+  it("answers a fork's deal from its source's solve, and solves a deal asked of both at once once", async () => {
+    const source = await createMatch(t.http, { options: { schedule: 'quick' }, seed: 'analysis-fork' });
+    await playToEnd(t.http, source, pick);
+    const { version } = (await t.http().get(`/api/matches/${source.id}`).expect(200)).body;
+    const fork: CreatedMatch = (await t.http().post(`/api/matches/${source.id}/fork?version=${version}`).expect(201)).body;
+    const before = await computedCount();
+
+    const original = await analysisOf(source, 1);
+    expect(await computedCount()).toBe(before + 1);
+    const forked = await analysisOf(fork, 1);
+    expect(await computedCount()).toBe(before + 1); // no second solve
+    expect(forked).toEqual({ ...original, matchId: fork.id }); // the same document, computed once (computedAt)
+
+    // Deal 2 asked of both at once, from two addresses: both accepted, one solve shared.
+    const service = t.app.get(AnalysisService);
+    await Promise.all([service.analysis(source.id, 2, 'address-1'), service.analysis(fork.id, 2, 'address-2')]);
+    const [a, b] = [await analysisOf(source, 2), await analysisOf(fork, 2)];
+    expect(b).toEqual({ ...a, matchId: fork.id });
+    expect(await computedCount()).toBe(before + 2);
+  }, 180_000);
+});
+
+describe('migration AnalysesByContent1799000011000', () => {
+  it('keeps every analysis kept before it (down, then up again): served as before, without a solve', async () => {
+    const db = t.app.get(DataSource);
+    const table = new AnalysisTable(t.app.get(EventStore).queryable);
+    const keys: { match_id: string; deal: number }[] = await db.query(`SELECT match_id, deal FROM deal_analyses ORDER BY match_id, deal`);
+    expect(keys.length).toBeGreaterThan(3);
+    const before = await Promise.all(keys.map((k) => table.get(k.match_id, k.deal)));
+    // Everything through the runner while it holds its connection: the embedded database has only one.
+    const runner = db.createQueryRunner();
+    try {
+      await new AnalysesByContent1799000011000().down(runner);
+      const [{ n }] = await runner.query(`SELECT count(*)::int AS n FROM deal_analyses WHERE doc IS NOT NULL`);
+      expect(n).toBe(keys.length);
+      await new AnalysesByContent1799000011000().up(runner);
+      const legacy = await runner.query(`SELECT count(*)::int AS n FROM deal_analyses WHERE content = 'match:' || match_id || ':' || deal`);
+      expect(legacy[0].n).toBe(keys.length);
+    } finally {
+      await runner.release();
+    }
+    expect(await Promise.all(keys.map((k) => table.get(k.match_id, k.deal)))).toEqual(before);
+    const solved = await computedCount();
+    const [first] = keys.filter((k) => !k.match_id.startsWith('race'));
+    const again = await t.http().get(`/api/matches/${first.match_id}/analysis?deal=${first.deal}`).expect(200);
+    expect(again.body.computedAt).toBe(before[keys.indexOf(first)]!.computedAt);
+    expect(await computedCount()).toBe(solved);
+  }, 60_000);
 });

@@ -70,15 +70,21 @@ describe('GET /asyncapi.json', () => {
     for (const name of names) expect([name, doc.components.schemas[name]]).toEqual([name, toAsyncApiSchema(served[name])]);
   });
 
-  it('describes what a real stream sends: `id:` = version, data an EventDto, then `event: end`', async () => {
+  it('describes what a real stream sends: `id:` = version, data an EventDto, then `event: end` (after RematchOffered)', async () => {
     const match = await createMatch(t.http, { options: { schedule: 'quick' } });
     await playToEnd(t.http, match, seededPick(7));
+    // A finished match's stream waits for its rematch (REMATCH_WINDOW_MS), then ends: asked for here.
+    await t.http().post(`/api/matches/${match.id}/rematch`).set('authorization', `Bearer ${match.seats[1].token}`).expect(201);
     const address = doc.channels.matchEvents.address.replace('{id}', match.id);
     const res = await fetch(`${base}${address}`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${match.seats[0].token}` } });
     expect(res.status).toBe(200);
     const messages: SseMessage[] = await collect(parseSse(res.body!));
     const byName = new Map((Object.values(doc.channels.matchEvents.messages) as Json[]).map((m) => [m.name, m]));
-    expect([...new Set(messages.map((m) => m.event))]).toEqual(['message', 'end']);
+    // Presence first (no `id:`: the seat's own stream, so its seat is connected), then the log, then the end.
+    expect([...new Set(messages.map((m) => m.event))]).toEqual(['presence', 'message', 'end']);
+    const presence = byName.get('presence')!.payload;
+    expect(messages[0]).toEqual({ id: undefined, event: 'presence', data: JSON.stringify({ connected: [true, false, false] }) });
+    expect(Object.keys(JSON.parse(messages[0].data))).toEqual(presence.required);
 
     const event = resolve(byName.get('message')!.payload.$ref) as Json;
     const events = messages.filter((x) => x.event === 'message').map((m) => ({ id: Number(m.id), data: JSON.parse(m.data) }));
@@ -97,6 +103,8 @@ describe('GET /asyncapi.json', () => {
     expect(endSchema.properties.status.enum).toEqual(['finished', 'abandoned']);
     expect(endData.status).toBe('finished');
     expect(endData.version).toBe(Number(messages.at(-2)!.id));
+    expect(JSON.parse(messages.at(-2)!.data)).toMatchObject({ type: 'RematchOffered', data: { seat: 1 } });
+    expect(event.properties.type.enum).toContain('RematchOffered');
   }, 60_000);
 
   it('passes the AsyncAPI linter (Redocly, recommended-strict), as served', async () => {

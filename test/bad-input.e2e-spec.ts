@@ -615,13 +615,13 @@ describe('bodies that are not JSON: 415', () => {
     await fork().send('{}').expect(201);
   }, 60_000); // it plays a whole quick match first
 
-  it('the OpenAPI document lists 415 on every POST of the api (a body that is not JSON is refused even where none is read, as above), on no other operation, and `errors` in the problem', async () => {
+  it('the OpenAPI document lists 415 on every POST, PATCH and DELETE of the api (a body that is not JSON is refused even where none is read, as above), on no other operation, and `errors` in the problem', async () => {
     const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
     const operations = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>).flatMap(
-      ([path, item]) => Object.entries(item).map(([method, op]) => ({ op: `${method} ${path}`, post: method === 'post' && path.startsWith('/api/'), body: op.requestBody !== undefined, lists415: '415' in op.responses })),
+      ([path, item]) => Object.entries(item).map(([method, op]) => ({ op: `${method} ${path}`, post: ['post', 'patch', 'delete'].includes(method) && path.startsWith('/api/'), body: op.requestBody !== undefined, lists415: '415' in op.responses })),
     );
     expect(operations.filter((o) => o.body).length).toBeGreaterThanOrEqual(6);
-    // Every operation that reads a body is a POST of the api.
+    // Every operation that reads a body is a POST or a PATCH of the api.
     for (const o of operations) if (o.body) expect(o).toMatchObject({ post: true });
     for (const o of operations) expect(o).toEqual({ ...o, lists415: o.post });
     expect(doc.components.schemas.ProblemDto.properties.errors).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/FieldErrorDto' } });

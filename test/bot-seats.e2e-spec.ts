@@ -10,26 +10,17 @@ import { decide, fold, legalActions, seatView, shuffleDeck, type Command } from 
 import { BotDecider } from '../apps/api/src/bots/bot-decider.service';
 import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
 import { MatchCommands } from '../apps/api/src/matches/match-commands.service';
+import { MatchCreators } from '../apps/api/src/matches/match-creators';
 import { rebuildDifferences, startTestApp, useTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { bearer } from './support/player';
+import { waitFor } from './support/wait';
 
 // Bot seats (docs/bots.md, "Bot seats in the service"): the service plays them through the same
 // command path as any seat, from that seat's view only, resumes them after a restart, and with two
 // instances on one database appends each bot move once.
 
 type Http = TestApp['http'];
-
-/** Polls `check` until it answers something, or fails after `ms`. */
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found !== null && found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const state = async (http: Http, id: string) => (await http().get(`/api/matches/${id}`).expect(200)).body;
 const finished = (http: Http, id: string) => waitFor('the match to finish', async () => ((await state(http, id)).status === 'finished' ? true : null));
@@ -203,6 +194,23 @@ describe('bot seats', () => {
     expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before);
   });
 
+  it("remembers the address that created a match or a fork, for the bots' fair shares, in this process's memory only (never in the log)", async () => {
+    const created = (await t.http().post('/api/matches').set('X-Forwarded-For', '203.0.113.7').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
+    const creators = t.app.get(MatchCreators);
+    const creator = creators.of(created.id);
+    // The socket's address (TRUST_PROXY is unset: X-Forwarded-For is not believed).
+    expect(creator).toMatch(/^address:.*127\.0\.0\.1$/);
+    const events = (await t.http().get(`/api/matches/${created.id}/events?limit=1000`).expect(200)).text;
+    expect(events).not.toContain('127.0.0.1');
+    expect(events).not.toContain('203.0.113.7');
+    await playAgainstBots(t.http, created.id, created.seats[0].token);
+    const { version } = await state(t.http, created.id);
+    const fork = (await t.http().post(`/api/matches/${created.id}/fork?version=${version}`).expect(201)).body;
+    expect(creators.of(fork.id)).toBe(creator);
+    // A match created elsewhere (another instance, before a restart) is its own creator.
+    expect(creators.of('00000000-0000-4000-8000-000000000000')).toBe('match:00000000-0000-4000-8000-000000000000');
+  }, 120_000);
+
   it('refuses an unknown strategy in the lobby: 400 VALIDATION_FAILED at /bot, nothing appended', async () => {
     const table = (await t.http().post('/api/matches').send({ players: ['Astrid', null, null] }).expect(201)).body;
     const res = await t.http().post(`/api/matches/${table.id}/seats/2/bot`).send({ bot: 'clever' }).expect(400);
@@ -282,6 +290,35 @@ describe('bot seats across restarts and instances', () => {
     expect(events.at(-1)!.type).toBe('MatchFinished');
     expect(events.filter((e) => e.type === 'DealScored')).toHaveLength(3);
     await auditOk(b.http, created.id);
+  }, 120_000);
+
+  it('an instance whose bot move another instance made first (the same move, the same key) reads on from the log, rather than deciding again at that version for ever', async () => {
+    // The person's commands go to A, which learns of the bots' turn from its own append and waits
+    // BOT_DELAY_MS; B, woken all the time, plays the bots meanwhile. Greedy bots decide alike, so A's
+    // move at a version B moved at gets B's first answer (a replay: nothing appended by A).
+    const a = await start({ BOT_DELAY_MS: '150' });
+    const b = await start({ BOT_DELAY_MS: '0' });
+    const created = (await a.http().post('/api/matches').send({ players: ['Ann', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
+    const decidedAt: number[] = [];
+    const commandsA = a.app.get(MatchCommands);
+    const execute = commandsA.execute.bind(commandsA);
+    jest.spyOn(commandsA, 'execute').mockImplementation((...args) => {
+      if (args[3]?.idempotencyKey?.startsWith('bot-')) decidedAt.push(args[3].expectedVersion ?? -1);
+      return execute(...args);
+    });
+    const runnerB = b.app.get(BotRunner);
+    const timer = setInterval(() => runnerB.wake(created.id), 5);
+    try {
+      await playAgainstBots(a.http, created.id, created.seats[0].token);
+    } finally {
+      clearInterval(timer);
+    }
+    await waitFor('A to stop playing', async () => (a.app.get(BotRunner).busy ? null : true), 10_000);
+    // A did decide at versions B had moved at, and never twice at one version.
+    expect(decidedAt.length).toBeGreaterThan(0);
+    expect(decidedAt.length - new Set(decidedAt).size).toBe(0);
+    await checkLog(a.app, created.id);
+    await auditOk(a.http, created.id);
   }, 120_000);
 });
 

@@ -8,7 +8,12 @@ import { collect, listenLocal } from './support/server';
 
 // A client pins the hash chain as it plays (docs/fairness.md §9): the public state, each event page
 // and each streamed event carry the newest hash that covers no secret card, and the audit checks a pin.
-const t = useTestApp();
+// These streams read finished matches to their end: without the rematch window (its wait after
+// MatchFinished is test/rematch.e2e-spec.ts's and match-channel.spec.ts's), they end at MatchFinished.
+const t = useTestApp(
+  () => Object.assign(process.env, { REMATCH_WINDOW_MS: '0' }),
+  () => delete process.env.REMATCH_WINDOW_MS,
+);
 let base: string;
 beforeAll(async () => {
   base = await listenLocal(t.app);

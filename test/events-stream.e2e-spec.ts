@@ -7,7 +7,12 @@ import { onRealServer } from './support/database';
 import { createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 import { collect, listenLocal } from './support/server';
 
-const t = useTestApp();
+// These streams read finished matches to their end: without the rematch window (its wait after
+// MatchFinished is test/rematch.e2e-spec.ts's and match-channel.spec.ts's), they end at MatchFinished.
+const t = useTestApp(
+  () => Object.assign(process.env, { REMATCH_WINDOW_MS: '0' }),
+  () => delete process.env.REMATCH_WINDOW_MS,
+);
 let base: string;
 beforeAll(async () => {
   base = await listenLocal(t.app);
@@ -79,7 +84,8 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     await playSome(match, 3);
     const ac = new AbortController();
     const res = await fetch(`${base}/api/matches/${match.id}/events/stream?after=0`, { headers: { 'last-event-id': '2' }, signal: ac.signal });
-    const [firstMessage] = await collect(parseSse(res.body!), (xs) => xs.length >= 1);
+    // Presence (`event: presence`, no version) comes first: the log's first message is the one after 2.
+    const firstMessage = (await collect(parseSse(res.body!), (xs) => xs.some((x) => x.event === 'message'))).find((x) => x.event === 'message')!;
     expect(JSON.parse(firstMessage.data).version).toBe(3);
     ac.abort();
     const bad = await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { 'last-event-id': 'x' } });
@@ -104,7 +110,7 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
     const res = await fetch(`${base}/api/matches/${match.id}/events/stream`, { headers: { 'last-event-id': String(version) }, signal: ac.signal });
     expect(res.status).toBe(200);
     await playSome(match, 1);
-    const [next] = await collect(parseSse(res.body!), (xs) => xs.length >= 1);
+    const next = (await collect(parseSse(res.body!), (xs) => xs.some((x) => x.event === 'message'))).find((x) => x.event === 'message')!;
     expect(JSON.parse(next.data).version).toBe(version + 1);
     ac.abort();
     await playToEnd(t.http, match, seededPick(2));
@@ -227,6 +233,8 @@ describe('GET /api/matches/{id}/events/stream (Server-Sent Events)', () => {
       expect(res.status).toBe(200);
       const messages = parseSse(res.body!);
       // The stream is open and writing (one generator throughout: leaving its loop would cancel the body).
+      // A spectator's stream: told the presence first (nobody connected), then the log.
+      expect((await messages.next()).value).toMatchObject({ event: 'presence', data: JSON.stringify({ connected: [false, false, false] }) });
       const first = await messages.next();
       expect(first.done ? undefined : first.value).toMatchObject({ event: 'message', id: '1' });
       const started = Date.now();

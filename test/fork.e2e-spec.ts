@@ -61,9 +61,9 @@ async function act(http: Http, id: string, token: string, view: Json, pick: (xs:
   if (res.status !== 200) throw new Error(`${legal.action} refused: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-/** What differs between a fork and its original by design: ids, versions, tokens, the seeded flag, the origin, commitments, the checkpoint. */
+/** What differs between a fork and its original by design: ids, versions, tokens, the seeded flag, the origin, commitments, the checkpoint, presence (the present's, no replay's). */
 function comparable(view: Json): Json {
-  const { id: _id, version: _version, checkpoint: _checkpoint, seeded: _seeded, forkedFrom: _forkedFrom, ...rest } = view;
+  const { id: _id, version: _version, checkpoint: _checkpoint, seeded: _seeded, forkedFrom: _forkedFrom, connected: _connected, ...rest } = view;
   return { ...rest, fairness: { ...rest.fairness, commitment: null } };
 }
 

@@ -1,27 +1,14 @@
 import { fold, type BismarckEvent } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { MatchFolds } from '../apps/api/src/matches/match-folds.service';
-import { startTestApp, type TestApp } from './support/app';
-import { createTestDatabase, type TestDatabase } from './support/database';
+import { useTwoTestApps } from './support/app';
 import { createMatch, playOneAction, seededPick } from './support/player';
 
 // Two api processes on one database (docs/operations.md): each keeps its own folds of the matches it
 // served. When the other one moved a match on, a command meets a stale fold, loses the version check,
 // and the fold catches up by reading only the events it lacks.
 describe('two api instances on one database', () => {
-  let db: TestDatabase;
-  let a: TestApp;
-  let b: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrations: [] });
-    a = await startTestApp(db);
-    b = await startTestApp(db);
-  }, 60_000);
-  afterAll(async () => {
-    await b?.stopApp();
-    await a?.close();
-  });
+  const { a, b } = useTwoTestApps();
 
   it('take turns on one match: every command is accepted, and a stale fold reads only the events it lacks', async () => {
     const match = await createMatch(a.http, { seed: 'two-instances' });

@@ -2,7 +2,8 @@ import { formatReport, runJourneys } from './support/journey';
 
 // Property-based journeys through the HTTP API (test/support/journey.ts): fast-check generates whole
 // journeys (lobby tables and seeds, options, cuts, retries, a restart, a second api instance,
-// unfinished matches, bot seats, forks of finished matches, live streams following every match) and after each one checks every
+// unfinished matches, bot seats, forks of finished matches, turn clocks with absences and returns, live
+// streams following every match) and after each one checks every
 // promise for every match. Bounded in time: the journeys that do not fit are skipped (the report says how
 // many ran). `npm run test:chaos` runs more.
 //
@@ -13,7 +14,7 @@ const RUNS = Number(process.env.JOURNEY_RUNS ?? 12);
 const TIME_LIMIT_MS = Number(process.env.JOURNEY_TIME_MS ?? 70_000);
 
 describe('user journeys where features meet', () => {
-  it('keep every promise: audit, export, rebuild, list, no leaks, gapless versions, scorecard, live streams, notation, analysis', async () => {
+  it('keep every promise: audit, export, rebuild, list, no leaks, gapless versions, scorecard, live streams, notation, analysis, turn clocks', async () => {
     const report = await runJourneys({
       numRuns: process.env.JOURNEY_PATH ? 1 : RUNS,
       seed: process.env.JOURNEY_SEED ? Number(process.env.JOURNEY_SEED) : undefined,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { fold, forkableVersions, publicView, seatView, type BismarckEvent, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
 import { useTestApp } from './support/app';
@@ -259,5 +260,83 @@ describe('bot seats leak nothing', () => {
     expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('finished');
     expect(checks).toBeGreaterThan(10);
     expect(moves).toBeGreaterThan(16);
+  }, 240_000);
+});
+
+describe('player accounts leak nothing', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const register = async (name: string) => (await t.http().post('/api/players').send({ name }).expect(201)).body as { id: string; token: string; tokenId: string; name: string };
+
+  it("a lobby match of three players, each acting with its player token only: no secret card reaches a caller, no credential (token, hash or token id) reaches anyone or the log, and a revoked token is refused on every route", async () => {
+    const [pia, per, paal] = await Promise.all(['Pia', 'Per', 'Pål'].map(register));
+    const created = (await t.http().post('/api/matches').set(...bearer(pia.token)).send({ players: [{ player: pia.id }, null, null], options: { schedule: 'quick' } }).expect(201)).body;
+    const seatTokens: string[] = [created.seats[0].token];
+    for (const [seat, player] of [[2, paal], [1, per]] as const) {
+      seatTokens.push((await t.http().post(`/api/matches/${created.id}/seats/${seat}/join`).set(...bearer(player.token)).send({}).expect(201)).body.token);
+    }
+    const players = [pia, per, paal];
+    // Every seat is acted for with its player's token, from here on.
+    const m: CreatedMatch = { ...created, seats: players.map((p, seat) => ({ seat, name: p.name, token: p.token })) };
+    const credentials = [...players.flatMap((p) => [p.token, sha256(p.token), p.tokenId]), ...seatTokens.flatMap((s) => [s, sha256(s)])];
+    const noCredential = (where: string, text: string, secrets = credentials) => {
+      for (const secret of secrets) expect({ where, leaked: text.includes(secret) ? secret.slice(0, 8) : null }).toEqual({ where, leaked: null });
+    };
+    const pick = seededPick(17);
+    let checks = 0;
+    for (let step = 0; step < 200; step++) {
+      const log = await trueLog(m.id);
+      const state = fold(log);
+      const pub = publicView(state);
+      if (pub.status === 'finished') break;
+      if (step % 8 === 0 || pub.phase === 'discard') {
+        for (const viewer of VIEWERS) {
+          if (secretCards(state, log, viewer).size === 0) continue; // between deals: nothing is secret
+          const texts = await everythingSeenBy(m, viewer, log.length, pub.dealNumber);
+          texts.forEach((text, i) => noCredential(`${viewer}, answer ${i}`, text));
+          for (const card of secretCards(state, log, viewer)) {
+            for (const [i, text] of texts.entries()) expect({ viewer, i, leaked: text.includes(`"${card}"`) ? card : null }).toEqual({ viewer, i, leaked: null });
+          }
+          checks++;
+        }
+      }
+      expect(await playOneAction(t.http, m, pick)).toBe(true);
+    }
+    expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('finished');
+    expect(checks).toBeGreaterThan(12);
+    // The public pages about players, and the whole match afterwards.
+    for (const path of [
+      ...players.flatMap((p) => [`/api/players/${p.id}`, `/api/players/${p.id}/matches`]),
+      '/api/ratings',
+      `/api/matches/${m.id}/export`,
+      `/api/matches/${m.id}/notation`,
+      `/api/matches/${m.id}/audit`,
+      `/viewer/${m.id}`,
+    ]) {
+      noCredential(path, (await t.http().get(path).expect(200)).text);
+    }
+    // A player's own pages show its own id and name, never a token or another's credential.
+    noCredential('me', (await t.http().get('/api/players/me').set(...bearer(per.token)).expect(200)).text);
+    noCredential('my matches', (await t.http().get('/api/players/me/matches').set(...bearer(per.token)).expect(200)).text);
+    // The log: neither tokens nor their hashes, in the data or the metadata of any stream (matches and accounts;
+    // a token's id is in its player's own stream, to be revoked by: it names a token, it opens nothing).
+    const rows: { data: string; metadata: string }[] = await t.app.get(DataSource).query(`SELECT data::text AS data, metadata::text AS metadata FROM events`);
+    const tokenIds = players.map((p) => p.tokenId);
+    noCredential('the log', rows.map((r) => r.data + r.metadata).join('\n'), credentials.filter((c) => !tokenIds.includes(c)));
+
+    // Revocation: Pål's first token is refused at once on every route that took it; a second token acts.
+    const spare = (await t.http().post('/api/players/me/tokens').set(...bearer(paal.token)).expect(201)).body.token as string;
+    await t.http().delete(`/api/players/me/tokens/${paal.tokenId}`).set(...bearer(paal.token)).expect(204);
+    for (const [url, res] of [
+      ['view', await t.http().get(`/api/matches/${m.id}/view`).set(...bearer(paal.token))],
+      ['public state', await t.http().get(`/api/matches/${m.id}`).set(...bearer(paal.token))],
+      ['stream', await t.http().get(`/api/matches/${m.id}/events/stream?after=0`).set(...bearer(paal.token))],
+      ['rematch', await t.http().post(`/api/matches/${m.id}/rematch`).set(...bearer(paal.token)).send({})],
+      ['me', await t.http().get('/api/players/me').set(...bearer(paal.token))],
+    ] as const) {
+      expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 401, code: 'UNAUTHORIZED' });
+      noCredential('refusal', res.text);
+    }
+    const view = (await t.http().get(`/api/matches/${m.id}/view`).set(...bearer(spare)).expect(200)).body;
+    expect(view.seat).toBe(2);
   }, 240_000);
 });

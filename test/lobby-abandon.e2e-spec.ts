@@ -63,7 +63,8 @@ describe('lobby tables nobody fills', () => {
     expect(seen.at(-1)).toEqual({ id: '2', event: 'end', data: JSON.stringify({ version: 2, status: 'abandoned' }) });
     // Read from the log (a stream opened after it): the same end.
     const late = await fetch(`${base}/api/matches/${idle.id}/events/stream?after=1`);
-    expect((await collect(parseSse(late.body!))).map((m) => m.event)).toEqual(['message', 'end']);
+    // Presence first (nobody connected: the host's stream has ended), then the log and the end.
+    expect((await collect(parseSse(late.body!))).map((m) => m.event)).toEqual(['presence', 'message', 'end']);
     const again = await fetch(`${base}/api/matches/${idle.id}/events/stream`, { headers: { 'last-event-id': '2' } });
     expect(again.status).toBe(204);
   }, 60_000);

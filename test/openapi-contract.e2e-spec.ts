@@ -13,9 +13,11 @@ import {
   randomCommand,
   redactEvent,
   resolveOptions,
+  seatToAct,
   sha256Hex,
   SHUFFLE_ALGORITHM,
   shuffleDeck,
+  standInDue,
   type BismarckEvent,
   type Command,
   type MatchState,
@@ -50,7 +52,15 @@ beforeAll(async () => {
  * revealed seeds. Every command brings the dealer's facts, as the service's do.
  */
 // Match ids are UUIDs in the service (the document says `format: uuid`).
-const ID = { abandoned: '00000000-0000-4000-8000-000000000001', bots: '00000000-0000-4000-8000-000000000002', played: '00000000-0000-4000-8000-000000000003', fork: '00000000-0000-4000-8000-000000000004' };
+const ID = {
+  abandoned: '00000000-0000-4000-8000-000000000001',
+  bots: '00000000-0000-4000-8000-000000000002',
+  played: '00000000-0000-4000-8000-000000000003',
+  fork: '00000000-0000-4000-8000-000000000004',
+  rematch: '00000000-0000-4000-8000-000000000005',
+  clocked: '00000000-0000-4000-8000-000000000006',
+  bound: '00000000-0000-4000-8000-000000000007',
+};
 
 function eventsOfEveryType(): BismarckEvent[] {
   const out: BismarckEvent[] = [];
@@ -74,6 +84,10 @@ function eventsOfEveryType(): BismarckEvent[] {
   state = initialState();
   apply({ ...create(ID.bots), players: ['Ann', 'Greedy bot', null], bots: [null, 'greedy', null] } as Command);
   apply({ type: 'joinSeat', seat: 2, name: 'Random bot', bot: 'random' });
+  // Seats bound to player accounts: at creation (MatchCreated's `accounts`) and through the lobby (SeatJoined's `account`).
+  state = initialState();
+  apply({ ...create(ID.bound), players: ['Ann', null, null], accounts: ['pl-00000000-0000-4000-8000-00000000000a', null, null] } as Command);
+  apply({ type: 'joinSeat', seat: 1, name: 'Bo', account: 'pl-00000000-0000-4000-8000-00000000000b' });
   state = initialState();
   apply(create(ID.played));
   apply({ type: 'joinSeat', seat: 1, name: 'Bob' });
@@ -86,6 +100,8 @@ function eventsOfEveryType(): BismarckEvent[] {
     if (command.type === 'deal' && deals++ % 2 === 0) command.shuffle = { algorithm: SHUFFLE_ALGORITHM, index: out.length + 1, seeded: false, commitment: null, cut: null };
     apply(command);
   }
+  // Its rematch offered (RematchOffered), then created (MatchCreated's `rematchOf`) below.
+  apply({ type: 'offerRematch', seat: 1, matchId: ID.rematch });
   // A fork of that finished match (MatchCreated's `forkedFrom`, decks `copiedFrom` the original), played on a little.
   const played = out.slice(out.findIndex((e) => e.type === 'MatchCreated' && e.data.matchId === ID.played));
   const at = forkableVersions(played).find((v) => v > played.length / 2)!;
@@ -97,6 +113,22 @@ function eventsOfEveryType(): BismarckEvent[] {
     if (command.type === 'deal') command.shuffle = { algorithm: SHUFFLE_ALGORITHM, index: out.length + 1, seeded: true, cut: null };
     apply(command);
   }
+  // A turn clock: seat 0 times out twice in a row (TurnTimedOut; the stand-in moves for it), is away, and comes back (SeatReturned).
+  state = initialState();
+  apply({ ...create(ID.clocked), players: ['Ann', 'Bob', 'Cyd'], options: { clock: { turnSeconds: 30, onTimeout: 'standIn' } } } as Command);
+  for (let timeouts = 0, deals = 0; timeouts < 2 || standInDue(state) !== null; ) {
+    if (seatToAct(state) === 0 && standInDue(state) === null) {
+      apply({ type: 'timeOut', now: '2026-01-01T13:00:00.000Z', since: '2026-01-01T12:00:00.000Z' });
+      timeouts++;
+      continue;
+    }
+    const command = randomCommand(state, { random, deck: (n) => shuffleDeck('clock', n) }, deals)!;
+    if (command.type === 'deal') deals++;
+    apply(standInDue(state) === null ? command : { ...command, standIn: true });
+  }
+  apply({ type: 'returnToSeat', seat: 0 });
+  state = initialState();
+  apply({ type: 'createMatch', matchId: ID.rematch, players: ['Ann', 'Bob', 'Cyd'], options: { leadBeforeDiscard: 'redeal' }, firstDealer: 1, seeded: false, rematchOf: ID.played });
   return out;
 }
 
@@ -182,6 +214,9 @@ describe('the event schemas', () => {
           case 'DealScored': return e.data.quotas.join();
           case 'SeedRevealed': return e.data.seed;
           case 'MatchFinished': return e.data.winners.join();
+          case 'TurnTimedOut': return e.data.deadline + e.data.seat;
+          case 'SeatReturned': return String(e.data.seat);
+          case 'RematchOffered': return e.data.matchId + e.data.seat;
         }
       }`;
     expect(typeErrors(narrowed)).toEqual([]);
@@ -200,7 +235,9 @@ describe('the options of a match', () => {
   it('are all required where the service answers with them (defaults filled in), and optional only in a request', () => {
     const every = Object.keys(resolveOptions()).sort();
     expect([...doc.components.schemas.MatchOptionsViewDto.required].sort()).toEqual(every);
-    expect(Object.keys(doc.components.schemas.MatchOptionsDto.properties).sort()).toEqual(every);
+    // The clock is the one option without a default: answers carry it only for a match that has one.
+    expect(Object.keys(doc.components.schemas.MatchOptionsDto.properties).sort()).toEqual([...every, 'clock'].sort());
+    expect(Object.keys(doc.components.schemas.MatchOptionsViewDto.properties).sort()).toEqual([...every, 'clock'].sort());
     expect(doc.components.schemas.MatchOptionsDto.required).toBeUndefined();
     // Only the request that creates a match takes the optional form.
     const usersOf = (name: string) =>
@@ -262,8 +299,9 @@ describe('the answers of real matches', () => {
     for (const seat of [1, 2]) tokens[seat] = (await answer('joinSeat', await http().post(`${base}/seats/${seat}/join`).send({ name: `P${seat}` }))).token;
     await playUntil(base, tokens, (state) => state.status === 'finished', 60);
     const page = await answer('listEvents', await http().get(`${base}/events?limit=1000`));
-    // Quick deals have fixed contracts (no ContractChosen), and a filled table is never abandoned.
-    expect(new Set(page.events.map((e: Json) => e.type))).toEqual(new Set(EVENT_TYPES.filter((type) => type !== 'TableAbandoned' && type !== 'ContractChosen')));
+    // Quick deals have fixed contracts (no ContractChosen), a filled table is never abandoned, a match without a clock times nobody out, and no rematch was asked for yet.
+    const absent = ['TableAbandoned', 'ContractChosen', 'TurnTimedOut', 'SeatReturned', 'RematchOffered'];
+    expect(new Set(page.events.map((e: Json) => e.type))).toEqual(new Set(EVENT_TYPES.filter((type) => !absent.includes(type))));
     await answer('getScorecard', await http().get(`${base}/scorecard`));
     await answer('replay', await http().get(`${base}/replay?version=20`));
     await answer('audit', await http().get(`${base}/audit`));
@@ -284,6 +322,12 @@ describe('the answers of real matches', () => {
       done = res.status === 200;
     }
     await answer('listMatches', await http().get('/api/matches'));
+    // Its rematch, asked for twice (the second answer is the first match), and the finished match then.
+    const next = await answer('rematch', await http().post(`${base}/rematch`).set(...bearer(tokens[1])));
+    expect((await answer('rematch', await http().post(`${base}/rematch`).set(...bearer(tokens[2])))).id).toBe(next.id);
+    expect((await answer('getMatch', await http().get(base))).rematch).toBe(next.id);
+    await answer('listEvents', await http().get(`${base}/events?limit=1000`).set(...bearer(tokens[0])));
+    await answer('getSeatView', await http().get(`/api/matches/${next.id}/view`).set(...bearer(tokens[0])));
 
     // The first deal of a modern match: forehand chooses the contract.
     const modern = await answer('createMatch', await http().post('/api/matches').send({ players: ['Astrid', 'Bjørn', 'Cecilia'] }));

@@ -350,7 +350,8 @@ describe('projections on tables partitioned by match id: the rebuild gives the l
     expect(ordinary.stats).toMatchObject({ events: live.stats.events, matches: 6 });
     for (const { table } of PROJECTION_TABLES) {
       const rebuiltHere = await rows(replica.ds, `rebuild_${table}`);
-      expect(rebuiltHere.length).toBeGreaterThan(0);
+      // Only matches were played here: no account.
+      if (table !== 'players') expect(rebuiltHere.length).toBeGreaterThan(0);
       expect(rebuiltHere).toEqual(await rows(liveDs, `rebuild_${table}`));
       expect(rebuiltHere).toEqual(await rows(liveDs, table));
     }

@@ -62,11 +62,14 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas.ProblemDto.properties.retryAfter.description).toMatch(/DATABASE_UNAVAILABLE/);
   });
 
-  it('states the security each route has: the lobby routes read no seat token (one sent is not looked at), the other match routes an optional one', async () => {
+  it("states the security each route has: the lobby's bot route reads no token (one sent is not looked at), creation and join an optional player token, the other match routes an optional seat or bound player's token", async () => {
     const doc = (await t.http().get('/docs/openapi.json').expect(200)).body;
-    for (const path of ['/api/matches/{id}/seats/{seat}/join', '/api/matches/{id}/seats/{seat}/bot']) expect({ path, security: doc.paths[path].post.security }).toEqual({ path, security: [{}] });
-    for (const path of ['/api/matches/{id}', '/api/matches/{id}/events', '/api/matches/{id}/notation']) expect(doc.paths[path].get.security).toEqual([{}, { seat: [] }]);
-    expect(doc.paths['/api/matches/{id}/fork'].post.security).toEqual([{}, { seat: [] }]);
+    expect(doc.paths['/api/matches/{id}/seats/{seat}/bot'].post.security).toEqual([{}]);
+    for (const path of ['/api/matches', '/api/matches/{id}/seats/{seat}/join']) expect({ path, security: doc.paths[path].post.security }).toEqual({ path, security: [{}, { player: [] }] });
+    for (const path of ['/api/matches/{id}', '/api/matches/{id}/events', '/api/matches/{id}/notation']) expect(doc.paths[path].get.security).toEqual([{}, { seat: [] }, { player: [] }]);
+    expect(doc.paths['/api/matches/{id}/fork'].post.security).toEqual([{}, { seat: [] }, { player: [] }]);
+    for (const path of ['/api/matches/{id}/view', '/api/matches/{id}/play']) expect(Object.values(doc.paths[path])[0]).toMatchObject({ security: [{ seat: [] }, { player: [] }] });
+    expect(doc.paths['/api/players/me'].get.security).toEqual([{ player: [] }]);
     // Two tables, one seat taken at each, so that neither fills and no bot starts to play (the metrics test below counts deals).
     const table = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;
     const other = (await t.http().post('/api/matches').send({ players: ['Host', null, null] }).expect(201)).body;

@@ -1,44 +1,18 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
 import { startTestApp, useTestApp } from './support/app';
-import { brokenWords } from './support/page-text';
+import { ARTIFACTS, openPage as openIn, useBrowser } from './support/browser';
+import { brokenWords, lowContrast } from './support/page-text';
 import { listenLocal } from './support/server';
 import { bearer } from './support/player';
 
-// Debian's Chromium, installed by scripts/ensure.sh (npm test runs it first).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
-
 const t = useTestApp();
-let browser: Browser;
-let base: string;
+const web = useBrowser(t);
 
-beforeAll(async () => {
-  base = await listenLocal(t.app);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** A page that records its script errors and every URL it asks for. */
-async function openPage(width: number): Promise<{ page: Page; errors: string[]; urls: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors: string[] = [];
-  const urls: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('request', (r) => urls.push(r.url()));
-  page.on('framenavigated', (f) => urls.push(f.url()));
-  return { page, errors, urls };
-}
+/** A page of a context of its own that records its script errors and every URL it asks for. */
+const openPage = (width: number) => openIn(web.browser, width);
 
 /** What the page shows face up (every face-up card carries data-card), and the view version it drew. */
 const onScreen = (page: Page): Promise<{ version: number; legal: string; cards: string[]; hand: string[]; raised: string[] }> =>
@@ -49,35 +23,6 @@ const onScreen = (page: Page): Promise<{ version: number; legal: string; cards: 
     hand: Array.from(document.querySelectorAll('#hand [data-card]')).map((c) => c.getAttribute('data-card')!),
     raised: Array.from(document.querySelectorAll('#hand .card.legal')).map((c) => c.getAttribute('data-card')!),
   }));
-
-/**
- * WCAG contrast of each element's own text against the backgrounds it is drawn on (those of its
- * ancestors laid over one another, the page white at the bottom), as in test/viewer.e2e-spec.ts.
- */
-function lowContrast(page: Page): Promise<{ text: string; ratio: number }[]> {
-  return page.$$eval('body *', (all) => {
-    const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number).concat(1).slice(0, 4);
-    const over = (top: number[], under: number[]): number[] => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
-    const lum = (c: number[]): number => {
-      const [r, g, b] = c.slice(0, 3).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    const background = (el: Element): number[] => {
-      const chain: Element[] = [];
-      for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e);
-      return chain.reduce((under, e) => over(rgba(getComputedStyle(e).backgroundColor), under), [255, 255, 255, 1]);
-    };
-    return all
-      .filter((e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== ''))
-      .filter((e) => (e as HTMLElement).offsetParent !== null && getComputedStyle(e).backgroundImage === 'none' && getComputedStyle(e).visibility !== 'hidden')
-      .map((e) => {
-        const fg = over(rgba(getComputedStyle(e).color), background(e));
-        const [hi, lo] = [lum(fg), lum(background(e))].sort((a, b) => b - a);
-        return { text: `${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${(e.textContent ?? '').trim().slice(0, 40)}`, ratio: (hi + 0.05) / (lo + 0.05) };
-      })
-      .filter((c) => c.ratio < 4.5);
-  });
-}
 
 /** At 360 px nothing is wider than the window, the scorecard fits, and every hand card lies inside its panel. */
 async function expectFitsAt360(page: Page): Promise<void> {
@@ -104,13 +49,25 @@ async function dealtByBjorn(): Promise<any> {
 }
 
 describe('the table\'s files', () => {
-  it('serves the lobby and the table as HTML, its script and style sheet from memory, and nothing else', async () => {
+  it('serves the lobby and the table as HTML, its scripts and style sheet from memory, and nothing else', async () => {
     for (const path of ['/play', '/play/some-match']) {
       const res = await t.http().get(path).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.text).toContain('<script src="/play/assets/play.js"></script>');
+      expect(res.text).toContain('<script type="module" src="/play/assets/play.js"></script>');
+      // No page sends its address (a table's id) on to another site.
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
     }
-    expect((await t.http().get('/play/assets/play.js').expect(200)).headers['content-type']).toMatch(/^text\/javascript/);
+    // Every module the page imports, from play.js down, is served.
+    const modules = new Set<string>();
+    const visit = async (file: string): Promise<void> => {
+      if (modules.has(file)) return;
+      modules.add(file);
+      const res = await t.http().get(`/play/assets/${file}`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+      for (const [, imported] of res.text.matchAll(/^import .* from '\.\/([a-z-]+\.js)';$/gm)) await visit(imported);
+    };
+    await visit('play.js');
+    expect(modules.size).toBeGreaterThan(5);
     expect((await t.http().get('/play/assets/play.css').expect(200)).headers['content-type']).toMatch(/^text\/css/);
     for (const name of ['play.html', 'constructor', '__proto__', '..%2Fplay.controller.js', 'viewer.js', '.hidden']) {
       const res = await t.http().get(`/play/assets/${name}`).expect(404);
@@ -131,7 +88,7 @@ describe('the playable table in a real browser', () => {
         drawn.push({ version: Number(document.body.dataset.version), cards: Array.from(document.querySelectorAll('[data-card]')).map((c) => c.getAttribute('data-card')!) });
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-version'] });
     });
-    await page.goto(`${base}/play`);
+    await page.goto(`${web.base}/play`);
     await page.waitForSelector('body[data-ready="lobby"]');
     expect(await page.inputValue('#schedule')).toBe('quick');
     expect(await page.inputValue('#bot')).toBe('greedy');
@@ -158,7 +115,7 @@ describe('the playable table in a real browser', () => {
     expect(seats.map((s: { name: string; bot: string | null }) => [s.name, s.bot])).toEqual([['Astrid', null], [expect.any(String), 'greedy'], [expect.any(String), 'greedy']]);
     await page.waitForSelector('body[data-ready="true"]');
     // The lobby handed the token over in the tab's storage: the address never held it.
-    expect(await page.evaluate(() => location.href)).toBe(`${base}/play/${match.id}`);
+    expect(await page.evaluate(() => location.href)).toBe(`${web.base}/play/${match.id}`);
     expect(await page.textContent(`#opp-a h2`)).toContain('bot: greedy');
 
     const api = `/api/matches/${match.id}`;
@@ -321,22 +278,22 @@ describe('the playable table in a real browser', () => {
     const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'random' }, { bot: 'random' }], options: { schedule: 'quick' } }).expect(201)).body;
     const token = m.seats[0].token;
     const { page, errors, urls } = await openPage(360);
-    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(token)}`);
+    await page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(token)}`);
     await page.waitForSelector('body[data-ready="true"]');
-    expect(await page.evaluate(() => [location.href, location.hash])).toEqual([`${base}/play/${m.id}`, '']);
+    expect(await page.evaluate(() => [location.href, location.hash])).toEqual([`${web.base}/play/${m.id}`, '']);
     expect(await page.textContent('#myInfo h2')).toContain('Astrid (you)');
     // A reload finds the token again in the tab's session storage.
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.textContent('#myInfo h2')).toContain('Astrid (you)');
     // Only the link it was opened with held the token: no request, nor the page after it, did.
-    expect(urls.filter((u) => u.includes(token))).toEqual([`${base}/play/${m.id}#token=${encodeURIComponent(token)}`]);
+    expect(urls.filter((u) => u.includes(token))).toEqual([`${web.base}/play/${m.id}#token=${encodeURIComponent(token)}`]);
     expect(errors).toEqual([]);
     await page.close();
 
     // Another tab without the fragment has no token: it says how to get one, and offers nothing to do.
     const bare = await openPage(360);
-    await bare.page.goto(`${base}/play/${m.id}`);
+    await bare.page.goto(`${web.base}/play/${m.id}`);
     await bare.page.waitForSelector('body[data-ready="no-token"]');
     expect(await bare.page.textContent('#notice .title')).toBe('This table needs your seat’s link');
     expect(await bare.page.getAttribute('#notice a[href="/play"]', 'href')).toBe('/play');
@@ -346,7 +303,7 @@ describe('the playable table in a real browser', () => {
     // A token the service does not know, and a match that does not exist: the problem's title and detail.
     for (const [id, bad, title] of [[m.id, 'not-a-token', 'A valid seat token is required'], ['00000000-0000-4000-8000-000000000000', token, 'No such match']]) {
       const p = await openPage(360);
-      await p.page.goto(`${base}/play/${id}#token=${bad}`);
+      await p.page.goto(`${web.base}/play/${id}#token=${bad}`);
       await p.page.waitForSelector('body[data-ready="failed"]');
       const problem = (await t.http().get(`/api/matches/${id}/view`).set(...bearer(bad)))!.body;
       expect(problem.title).toBe(title);
@@ -365,7 +322,7 @@ describe('the playable table in a real browser', () => {
     }
     const token = m.seats[0].token;
     const { page, errors } = await openPage(1280);
-    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(token)}`);
+    await page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(token)}`);
     await page.waitForSelector('body[data-legal="chooseContract"]', { timeout: 20_000 });
     const view = (await t.http().get(`/api/matches/${m.id}/view`).set(...bearer(token)).expect(200)).body;
     expect(view.legal.action).toBe('chooseContract');
@@ -401,7 +358,7 @@ describe('the playable table in a real browser', () => {
 
   it('seats three people from three browser windows: a table with open seats, its link, a name, and a bot for a seat', async () => {
     const astrid = await openPage(1280);
-    await astrid.page.goto(`${base}/play`);
+    await astrid.page.goto(`${web.base}/play`);
     await astrid.page.waitForSelector('body[data-ready="lobby"]');
     await astrid.page.fill('#name', 'Astrid');
     await astrid.page.selectOption('#others', 'friends');
@@ -410,7 +367,7 @@ describe('the playable table in a real browser', () => {
     await astrid.page.waitForSelector('#inviteLink');
     const link = await astrid.page.inputValue('#inviteLink');
     const id = new URL(link).pathname.split('/').pop()!;
-    expect(link).toBe(`${base}/play/${id}`); // the table's address, no token in it
+    expect(link).toBe(`${web.base}/play/${id}`); // the table's address, no token in it
     expect(await astrid.page.textContent('#info')).toBe('Waiting for players to take the open seats');
     expect(await astrid.page.$$eval('.seat .name', (ns) => ns.map((n) => n.textContent))).toEqual(['open seat 1', 'open seat 2']);
     // Two friends open the link in their own windows, each types a name and takes a seat.
@@ -442,7 +399,7 @@ describe('the playable table in a real browser', () => {
 
     // A table for a friend and a bot; the friend does not come, so a second bot takes the seat.
     const lonely = await openPage(375);
-    await lonely.page.goto(`${base}/play`);
+    await lonely.page.goto(`${web.base}/play`);
     await lonely.page.waitForSelector('body[data-ready="lobby"]');
     await lonely.page.selectOption('#others', 'friend');
     // No name yet (there is no default one, like "You", that the others would see as a player's): no match.
@@ -475,12 +432,12 @@ describe('the playable table in a real browser', () => {
     }
     expect((await t.http().get(`/api/matches/${m.id}`).expect(200)).body.status).toBe('abandoned');
     const visitor = await openPage(375);
-    await visitor.page.goto(`${base}/play/${m.id}`);
+    await visitor.page.goto(`${web.base}/play/${m.id}`);
     await visitor.page.waitForSelector('body[data-ready="abandoned"]');
     expect(await visitor.page.textContent('#notice .title')).toBe('This table was closed');
     expect(await visitor.page.isVisible('#join')).toBe(false);
     const host = await openPage(375);
-    await host.page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await host.page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
     await host.page.waitForSelector('body[data-ready="true"]');
     expect(await host.page.textContent('#info')).toBe('This table was closed: nobody took its open seats in time');
     expect(await host.page.getAttribute('#actions a', 'href')).toBe('/play');
@@ -492,7 +449,7 @@ describe('the playable table in a real browser', () => {
   it('keeps the scorecard\'s headings and deal numbers whole at 375 px, with twelve deals and a long name', async () => {
     const m = (await t.http().post('/api/matches').send({ players: ['Maria-Magdalena Johansson-Lindqvist', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'modern' } }).expect(201)).body;
     const { page, errors } = await openPage(375);
-    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.$$eval('#scorecard tbody tr', (rs) => rs.length)).toBe(12);
     expect(await brokenWords(page, '#scorecard thead th:nth-child(-n+3), #scorecard tbody td:first-child, #scorecard tfoot td:first-child')).toEqual([]);
@@ -508,7 +465,7 @@ describe('the playable table in a real browser', () => {
       const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule } }).expect(201)).body;
       expect(m.options.scoring).toBe(scoring);
       const { page, errors } = await openPage(1280);
-      await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+      await page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
       await page.waitForSelector('body[data-ready="true"]');
       const text = await page.textContent('#scoring');
       expect(text).toContain(words);
@@ -522,7 +479,7 @@ describe('the playable table in a real browser', () => {
     // Seat 1 deals (a person who waits), so seat 0 cuts.
     const m = await dealtByBjorn();
     const { page, errors } = await openPage(360);
-    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
+    await page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
     await page.waitForSelector('body[data-legal="cut"]');
     expect(await page.$$eval('#hand [data-card]', (c) => c.length)).toBe(0);
     await page.fill('#cutText', 'astrid-was-here');
@@ -533,7 +490,7 @@ describe('the playable table in a real browser', () => {
     expect(events.find((e: any) => e.type === 'DeckCut').data).toEqual(expect.objectContaining({ seat: 0, cut: 'astrid-was-here' }));
     // The person who deals: the dealer's table shows the deal, and deals it.
     const dealer = await openPage(360);
-    await dealer.page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[1].token)}`);
+    await dealer.page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[1].token)}`);
     await dealer.page.waitForSelector('body[data-legal="deal"]');
     await dealer.page.click('#dealBtn');
     await dealer.page.waitForFunction(() => document.body.dataset.legal !== 'deal');
@@ -581,7 +538,7 @@ describe('the playable table in a real browser', () => {
       await released;
       await route.continue();
     });
-    await page.goto(`${base}/play/${m.id}#token=${encodeURIComponent(m.seats[1].token)}`);
+    await page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[1].token)}`);
     await page.waitForSelector('body[data-legal="deal"]');
     const before = Number(await page.getAttribute('body', 'data-version'));
     await page.click('#dealBtn');

@@ -8,6 +8,7 @@ import { forkableVersions, type BismarckEvent } from '@bismarck/rules';
 import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
 import { useTestApp } from './support/app';
 import { bearer } from './support/player';
+import { waitFor } from './support/wait';
 
 // A client generated in another language reads every answer of a whole match (issue 29): quicktype
 // makes a Python module of strict decoders from the OpenAPI document's schemas, a modern match is
@@ -255,6 +256,10 @@ async function playAndKeep(): Promise<void> {
   const http = t.http;
   const idle = keep('MatchCreatedDto', 'create a lobby table nobody joins', await http().post('/api/matches').send({ players: ['Ida', null, null] }), 201);
   const idleSince = Date.now();
+  // A person against two bots with a 5-second clock, left alone: timed out twice (TurnTimedOut), away, played for by the stand-in.
+  const clocked = keep('MatchCreatedDto', 'create a match with a turn clock', await http().post('/api/matches').send({ players: ['Ola', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick', clock: { turnSeconds: 5 } } }), 201);
+  const clockedBase = `/api/matches/${clocked.id}`;
+  keep('PublicStateDto', 'a clock running', await waitFor('the person\'s clock', async () => ((await http().get(clockedBase)).body.clock ? http().get(clockedBase) : null)));
   // A lobby table, provably fair (no seed), where a lead before the lay-away voids the deal.
   const created = keep('MatchCreatedDto', 'create a lobby table', await http().post('/api/matches').send({ players: ['Astrid', null, null], options: { leadBeforeDiscard: 'redeal' } }), 201);
   const base = `/api/matches/${created.id}`;
@@ -294,6 +299,16 @@ async function playAndKeep(): Promise<void> {
   for (const { token } of fork.seats) keep('SeatViewDto', 'a seat of the fork', await http().get(`${forkBase}/view`).set(...bearer(token)));
   keep('EventPageDto', 'the fork: events', await http().get(`${forkBase}/events?limit=1000`));
   keep('AuditDto', 'the fork: audit', await http().get(`${forkBase}/audit`));
+  // Its rematch (RematchOffered in the finished match's log, `rematch` in its state) and the rematch's seat view.
+  const rematch = keep('RematchCreatedDto', 'rematch', await http().post(`${base}/rematch`).set(...bearer(tokens[1])), 201);
+  keep('PublicStateDto', 'finished, with its rematch', await http().get(base));
+  keep('EventPageDto', 'finished, with its rematch: events', await http().get(`${base}/events?after=${final.version - 1}`));
+  keep('SeatViewDto', 'a seat of the rematch', await http().get(`/api/matches/${rematch.id}/view`).set(...bearer(tokens[1])));
+  // The clocked match: its person away after two timeouts, then back (SeatReturned).
+  await waitFor('the person away', async () => ((await http().get(clockedBase)).body.away[0] ? true : null), 30_000);
+  keep('PublicStateDto', 'a seat away', await http().get(clockedBase));
+  keep('EventPageDto', 'timeouts and a stand-in: events', await http().get(`${clockedBase}/events?limit=1000`));
+  keep('CommandResultDto', 'back to the table', await http().post(`${clockedBase}/seats/0/back`).set(...bearer(clocked.seats[0].token)));
   // The idle table, abandoned.
   await new Promise((r) => setTimeout(r, Math.max(0, idleSince + 2500 - Date.now())));
   expect(await t.app.get(LobbySweeper).sweep()).toBe(1);
@@ -304,4 +319,16 @@ async function playAndKeep(): Promise<void> {
   const lobby = keep('MatchCreatedDto', 'create another lobby table', await http().post('/api/matches').send({ players: ['Bo', null, null] }), 201);
   keep('BotSeatJoinedDto', 'a bot takes an open seat', await http().post(`/api/matches/${lobby.id}/seats/1/bot`).send({ bot: 'random' }), 201);
   keep('MatchListDto', 'every match', await http().get('/api/matches'));
+  // A player account: created, a second token, renamed, read back by its token and by anyone.
+  const player = keep('PlayerCreatedDto', 'register a player', await http().post('/api/players').send({ name: 'Åsa' }), 201);
+  keep('PlayerTokenDto', 'a second token', await http().post('/api/players/me/tokens').set(...bearer(player.token)), 201);
+  keep('PlayerProfileDto', 'renamed', await http().patch('/api/players/me').set(...bearer(player.token)).send({ name: 'Åsa K.' }));
+  keep('PlayerProfileDto', 'my profile', await http().get('/api/players/me').set(...bearer(player.token)));
+  keep('PlayerProfileDto', 'a public profile', await http().get(`/api/players/${player.id}`));
+  // A seat bound to the account (a lobby table, waiting): my matches, and the public list of finished ones (empty).
+  keep('MatchCreatedDto', 'create a table with a bound seat', await http().post('/api/matches').set(...bearer(player.token)).send({ players: [{ player: player.id }, null, null] }), 201);
+  keep('PlayerMatchListDto', 'my matches', await http().get('/api/players/me/matches').set(...bearer(player.token)));
+  keep('PlayerMatchListDto', "a player's finished matches", await http().get(`/api/players/${player.id}/matches`));
+  // The ratings list (every match here has an anonymous seat: none is rated, the list is empty).
+  keep('RatingListDto', 'the ratings list', await http().get('/api/ratings?limit=5'));
 }

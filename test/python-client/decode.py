@@ -36,10 +36,14 @@ DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
 def same(a, b, path="$"):
     """The first place where a and b differ, or None. A date-time is compared as the instant it
-    names: quicktype encodes `…T12:00:00.123Z` back as `…T12:00:00.123000+00:00`."""
+    names: quicktype encodes `…T12:00:00.123Z` back as `…T12:00:00.123000+00:00`; a number as the
+    number it is (JSON has one number type: 25 and 25.0 are the same)."""
     if isinstance(a, str) and isinstance(b, str) and a != b and DATE_TIME.match(a) and DATE_TIME.match(b):
         parse = sys.modules["dateutil.parser"].parse
         return None if parse(a) == parse(b) else path
+    # A JSON number is one type: a `number` property that happens to be whole (mu 25) comes back as 25.0.
+    if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
+        return None if a == b else path
     if type(a) is not type(b):
         return path
     if isinstance(a, dict):

@@ -70,6 +70,26 @@ export function useTestApp(before?: () => void, after?: () => void): TestApp {
   return handle;
 }
 
+/**
+ * Two api instances on one database of their own, as a deployment behind a load balancer runs them:
+ * started before the file's tests, the second stopped and the first closed (dropping the database) after.
+ * The handles are filled in by `beforeAll`, so use them inside tests and hooks only.
+ */
+export function useTwoTestApps(): { a: TestApp; b: TestApp } {
+  const a = {} as TestApp;
+  const b = {} as TestApp;
+  beforeAll(async () => {
+    const db = await createTestDatabase({ migrations: [] });
+    Object.assign(a, await startTestApp(db));
+    Object.assign(b, await startTestApp(db));
+  }, 60_000);
+  afterAll(async () => {
+    await b.stopApp?.();
+    await a.close?.();
+  });
+  return { a, b };
+}
+
 /** Rebuilds every projection from the log into fresh tables and compares them with the live ones (nothing is swapped). */
 export async function rebuildDifferences(app: NestExpressApplication): Promise<TableDifference[]> {
   const db = app.get(DataSource);

@@ -2,11 +2,14 @@
 // option, cuts, retries with and without an Idempotency-Key, stale If-Match, a restart of the api and
 // a second api instance on the same database, matches left unfinished, bot seats (named at creation or
 // given through the lobby, played by whichever instance is up), forks of finished matches played on,
-// each match followed live by a spectator's and a seat's event stream throughout. fast-check
+// turn clocks (a person absent once or twice in a row, its stand-in playing, the seat away and coming
+// back with POST …/back or a move of its own), each match followed live by a spectator's and a seat's
+// event stream throughout. fast-check
 // generates a whole journey (one to three
 // matches); after it, every promise is checked for every match at once: the audit, the export, the
 // list, gapless versions, the scorecard, the streams, every caller's notation read back to its events
-// page, the analysis of a scored deal, no leak in anything any caller received, the rebuild.
+// page, the analysis of a scored deal, no leak in anything any caller received (a stand-in's events
+// too), the turn clocks' timeouts, stand-in moves and away seats against the log, the rebuild.
 //
 // No jest in here: `test/journey.e2e-spec.ts` and `test/chaos/chaos.ts` both run `runJourneys`, and
 // a broken promise is an Error whose message names it. The spec asserts on the report.
@@ -19,7 +22,23 @@ import { parseSse } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { PROJECTION_TABLES, ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
 import { fromNotation } from '@bismarck/notation';
-import { evolve, initialState, legalActions, nothingSecret, publicView, seatView, type BismarckEvent, type MatchOptions, type MatchState, type Seat, type Viewer } from '@bismarck/rules';
+import {
+  evolve,
+  initialState,
+  isDealRevealed,
+  legalActions,
+  nothingSecret,
+  publicView,
+  redactEvent,
+  seatToAct,
+  seatView,
+  standInDue,
+  type BismarckEvent,
+  type MatchOptions,
+  type MatchState,
+  type Seat,
+  type Viewer,
+} from '@bismarck/rules';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, openDataSource, type TestDatabase } from './database';
 import { seededPick } from './player';
@@ -44,6 +63,11 @@ export interface MatchPlan {
   open: [boolean, boolean, boolean];
   /** Seats the service plays: named at creation (`{ bot }`), or an open seat given to a bot through the lobby. */
   bots: [Bot | null, Bot | null, Bot | null];
+  /**
+   * A turn clock (`options.clock.turnSeconds`), or none. A clocked match is a quick one played to the
+   * end: left unfinished, its stand-ins would play it on after the journey.
+   */
+  clock: number | null;
   seed: string | null;
   joinOrder: Seat[];
   options: Partial<MatchOptions>;
@@ -53,6 +77,12 @@ export interface MatchPlan {
   commandWhileWaiting: boolean;
   /** After the joins, a stranger tries to take a taken seat (SEAT_TAKEN). */
   joinTakenSeat: boolean;
+  /**
+   * Person seats played by the journey's registered player of that seat (docs/players.md): the first
+   * named one bound at creation (`{ player }`, with its token: one account per request), open ones
+   * joined with the player token; such a seat then acts with the player token only.
+   */
+  bound: [boolean, boolean, boolean];
 }
 
 /** Something that happens around one action of one match. */
@@ -63,6 +93,13 @@ export type Twist =
   | { kind: 'freshIfMatch' } // the action carries If-Match of the version its view showed: accepted
   | { kind: 'outOfTurn'; seat: Seat } // another seat acts first: refused
   | { kind: 'leadBeforeDiscard' } // forehand leads before laying away: refused, or the deal is void
+  // Turn clocks: the person to act does not act; the journey waits for TurnTimedOut and the stand-in's
+  // move (`times` 2: that seat's next turn too, so it is away). `late`: it sends its move the moment the
+  // timeout is in the log, racing the stand-in (the stand-in decides: the move must be refused).
+  | { kind: 'absent'; times: 1 | 2; late: boolean }
+  // Every away seat comes back: `post` with POST …/seats/{seat}/back (nobody away: 409 SEAT_NOT_AWAY),
+  // `move` with a move of its own (its cut, or its turn raced against the stand-in), answered with SeatReturned first.
+  | { kind: 'back'; via: 'post' | 'move' }
   | { kind: 'peek'; viewer: Viewer; what: Peek; back: number }; // someone looks
 
 export interface JourneyPlan {
@@ -120,6 +157,9 @@ const PERMUTATIONS: Seat[][] = [
   [2, 1, 0],
 ];
 
+/** The turn clock of a journey's clocked matches: the shortest there is (every absence costs that long). */
+export const JOURNEY_TURN_SECONDS = 5;
+
 const botOrNobody: fc.Arbitrary<Bot | null> = weighted<Bot | null>([2, fc.constant(null)], [1, fc.constantFrom(...BOTS)]);
 
 const matchArbitrary = (o: Required<JourneyArbitraryOptions>): fc.Arbitrary<MatchPlan> =>
@@ -136,18 +176,24 @@ const matchArbitrary = (o: Required<JourneyArbitraryOptions>): fc.Arbitrary<Matc
       ),
       // Then no bot seats.
       bots: weighted<[Bot | null, Bot | null, Bot | null]>([3, fc.constant([null, null, null] as [null, null, null])], [2, fc.tuple(botOrNobody, botOrNobody, botOrNobody)]),
+      // Then no clock: one match in four has one.
+      clock: weighted<number | null>([3, fc.constant(null)], [1, fc.constant(JOURNEY_TURN_SECONDS)]),
       seed: weighted<string | null>([7, fc.constant(null)], [3, fc.stringMatching(/^[a-z0-9-]{1,12}$/)]),
       joinOrder: fc.constantFrom(...PERMUTATIONS),
       options: optionsArbitrary(o.longSchedules),
       cuts: fc.array(fc.boolean(), { maxLength: 14 }),
       commandWhileWaiting: fc.boolean(),
       joinTakenSeat: fc.boolean(),
+      // No registered player, mostly.
+      bound: weighted<[boolean, boolean, boolean]>([3, fc.constant([false, false, false] as [boolean, boolean, boolean])], [2, fc.tuple(fc.boolean(), fc.boolean(), fc.boolean())]),
     })
     .map((m) =>
       m.options.schedule !== 'quick' && o.longMatchActions !== null
         ? { ...m, finish: false, stopAfter: Math.min(m.finish ? o.longMatchActions : m.stopAfter, o.longMatchActions) }
         : m,
-    );
+    )
+    // A clock only on a quick match, and a clocked match plays to the end (nobody stops its stand-ins).
+    .map((m) => (m.clock === null ? m : m.options.schedule !== 'quick' ? { ...m, clock: null } : { ...m, finish: true }));
 
 const twistArbitrary: fc.Arbitrary<Twist> = weighted<Twist>(
   [3, fc.constant({ kind: 'sameKey' as const })],
@@ -157,35 +203,88 @@ const twistArbitrary: fc.Arbitrary<Twist> = weighted<Twist>(
   [2, fc.record({ kind: fc.constant('outOfTurn' as const), seat: fc.constantFrom(...SEATS) })],
   [2, fc.constant({ kind: 'leadBeforeDiscard' as const })],
   [6, fc.record({ kind: fc.constant('peek' as const), viewer: fc.constantFrom(...VIEWERS), what: fc.constantFrom(...PEEKS), back: fc.nat(8) })],
+  // Nobody is away, mostly: refused, and nothing appended (clocked or not).
+  [1, fc.constant({ kind: 'back' as const, via: 'post' as const })],
 );
+
+/**
+ * Absences (each costs a turn clock, 5 s, or two): at most two a journey, on clocked matches only (the
+ * `match` of one is the n-th clocked match), an away seat sometimes coming back `after` more actions.
+ */
+const absenceArbitrary = fc.record({
+  match: fc.nat(2),
+  action: fc.nat(120),
+  times: fc.constantFrom<1 | 2>(1, 2),
+  late: fc.boolean(),
+  back: fc.option(fc.record({ via: fc.constantFrom<'post' | 'move'>('post', 'move'), after: fc.nat(30) }), { nil: null, freq: 3 }),
+});
+type Absence = typeof absenceArbitrary extends fc.Arbitrary<infer A> ? A : never;
+
+/** The absences as twists of the clocked matches (none without one). */
+const absenceTwists = (matches: MatchPlan[], absences: Absence[]): JourneyPlan['twists'] => {
+  const clocked = matches.flatMap((m, i) => (m.clock === null ? [] : [i]));
+  if (clocked.length === 0) return [];
+  return absences.flatMap((a) => {
+    const match = clocked[a.match % clocked.length];
+    const absent = { match, action: a.action, twist: { kind: 'absent' as const, times: a.times, late: a.late } };
+    return a.back && a.times === 2 ? [absent, { match, action: a.action + 1 + a.back.after, twist: { kind: 'back' as const, via: a.back.via } }] : [absent];
+  });
+};
 
 export function journeyArbitrary(options: JourneyArbitraryOptions = {}): fc.Arbitrary<JourneyPlan> {
   const o = { longSchedules: options.longSchedules ?? 0, longMatchActions: options.longMatchActions ?? 120 };
-  return fc.record({
-    matches: fc.array(matchArbitrary(o), { minLength: 1, maxLength: 3 }),
-    // Quick deals have about 55 actions: most twists land in the first two deals of a match. Unbiased:
-    // fast-check's bias towards small values would leave most journeys with a twist or two at action 0.
-    twists: fc.noBias(fc.array(fc.record({ match: fc.nat(2), action: fc.nat(120), twist: twistArbitrary }), { maxLength: 24 })),
-    restartAt: fc.option(fc.nat(300), { nil: null, freq: 2 }),
-    secondInstance: fc.option(fc.record({ from: fc.nat(200), steps: fc.integer({ min: 1, max: 150 }) }), { nil: null, freq: 2 }),
-    forks: weighted([2, fc.constant([])], [1, fc.array(fc.record({ match: fc.nat(2), at: fc.nat(1000), finish: fc.boolean(), stopAfter: fc.nat(60) }), { minLength: 1, maxLength: 2 })]),
-    // Not shrunk: a smaller seed is not a simpler game, only another one.
-    pickSeed: fc.noShrink(fc.nat()),
-  });
+  return fc
+    .record<JourneyPlan & { absences: Absence[] }>({
+      matches: fc.array(matchArbitrary(o), { minLength: 1, maxLength: 3 }),
+      // Quick deals have about 55 actions: most twists land in the first two deals of a match. Unbiased:
+      // fast-check's bias towards small values would leave most journeys with a twist or two at action 0.
+      twists: fc.noBias(fc.array(fc.record({ match: fc.nat(2), action: fc.nat(120), twist: twistArbitrary }), { maxLength: 24 })),
+      // Absences cost 5 s each (10 s to make a seat away): about half the journeys with a clocked match
+      // have one, a few two.
+      absences: fc.noBias(
+        weighted<Absence[]>(
+          [3, fc.constant([])],
+          [2, fc.array(absenceArbitrary, { minLength: 1, maxLength: 1 })],
+          [1, fc.array(absenceArbitrary, { minLength: 2, maxLength: 2 })],
+        ),
+      ),
+      restartAt: fc.option(fc.nat(300), { nil: null, freq: 2 }),
+      secondInstance: fc.option(fc.record({ from: fc.nat(200), steps: fc.integer({ min: 1, max: 150 }) }), { nil: null, freq: 2 }),
+      forks: weighted<JourneyPlan['forks']>([2, fc.constant([])], [1, fc.array(fc.record({ match: fc.nat(2), at: fc.nat(1000), finish: fc.boolean(), stopAfter: fc.nat(60) }), { minLength: 1, maxLength: 2 })]),
+      // Not shrunk: a smaller seed is not a simpler game, only another one.
+      pickSeed: fc.noShrink(fc.nat()),
+    })
+    .map(({ absences, ...plan }): JourneyPlan => ({ ...plan, twists: [...plan.twists, ...absenceTwists(plan.matches, absences)] }));
 }
 
 /** One line per match, for reports: what the journey did. */
 export function describePlan(plan: JourneyPlan): string {
   const matches = plan.matches.map((m, i) => {
-    const seats = m.open.map((open, s) => (open ? '_' : 'named') + (m.bots[s] ? `:${m.bots[s]}` : '')).join(',');
+    const seats = m.open.map((open, s) => (open ? '_' : 'named') + (m.bots[s] ? `:${m.bots[s]}` : m.bound[s] ? '@player' : '')).join(',');
     const lobby = m.open.some(Boolean) ? `lobby [${seats}] joined ${m.joinOrder.filter((s) => m.open[s]).join('→')}` : `seats [${seats}]`;
     const cuts = m.cuts.map((c) => (c ? 'c' : '-')).join('');
-    return `#${i}: ${lobby}${m.seed === null ? '' : `, seed ${JSON.stringify(m.seed)}`}, options ${JSON.stringify(m.options)}, cuts [${cuts}], ${m.finish ? 'to the end' : `stop after ${m.stopAfter} actions`}`;
+    const clock = m.clock === null ? '' : `, clock ${m.clock} s`;
+    return `#${i}: ${lobby}${m.seed === null ? '' : `, seed ${JSON.stringify(m.seed)}`}, options ${JSON.stringify(m.options)}${clock}, cuts [${cuts}], ${m.finish ? 'to the end' : `stop after ${m.stopAfter} actions`}`;
   });
-  const twists = plan.twists.map((t) => `#${t.match % plan.matches.length}@${t.action}:${t.twist.kind}${t.twist.kind === 'peek' ? `(${t.twist.viewer},${t.twist.what},${t.twist.back})` : t.twist.kind === 'outOfTurn' ? `(${t.twist.seat})` : ''}`);
+  const detail = (t: Twist): string => {
+    switch (t.kind) {
+      case 'peek':
+        return `(${t.viewer},${t.what},${t.back})`;
+      case 'outOfTurn':
+        return `(${t.seat})`;
+      case 'absent':
+        return `(${t.times === 2 ? 'twice: away' : 'once'}${t.late ? ', late' : ''})`;
+      case 'back':
+        return `(${t.via})`;
+      default:
+        return '';
+    }
+  };
+  const twists = plan.twists.map((t) => `#${t.match % plan.matches.length}@${t.action}:${t.twist.kind}${detail(t.twist)}`);
+  const absences = plan.twists.filter((t) => t.twist.kind === 'absent').length;
   return [
     ...matches,
-    `twists: ${twists.join(' ') || 'none'}`,
+    `twists: ${twists.join(' ') || 'none'}${absences ? ` (${absences} absence(s), ≥ ${absences * JOURNEY_TURN_SECONDS} s)` : ''}`,
     `forks: ${(plan.forks ?? []).map((f) => `#${f.match % plan.matches.length} at ${f.at / 10}% ${f.finish ? 'to the end' : `then ${f.stopAfter} actions`}`).join(', ') || 'none'}`,
     `restart before step ${plan.restartAt ?? '-'}; second instance ${plan.secondInstance ? `steps ${plan.secondInstance.from}..${plan.secondInstance.from + plan.secondInstance.steps - 1}` : '-'}; pickSeed ${plan.pickSeed}`,
   ].join('\n');
@@ -205,6 +304,14 @@ async function startInstance(db: TestDatabase): Promise<Instance> {
   const app = await startTestApp(db);
   const url = await listenLocal(app.app);
   return { app, http: () => request(url), url };
+}
+
+/** A journey's registered player: its current token and that token's id (to revoke it by). */
+interface Account {
+  id: string;
+  name: string;
+  token: string;
+  tokenId: string;
 }
 
 /** The database the journeys share and the api instances on it, with a pool of our own for reading the true log. */
@@ -232,13 +339,18 @@ class Lab {
   }
 
   /** The true log, straight from the database (nothing redacted). */
-  async trueLog(id: string): Promise<{ version: number; type: string; data: any }[]> {
-    return this.pool.query('SELECT version, type, data FROM events WHERE stream_id = $1 ORDER BY version', [id]);
+  async trueLog(id: string): Promise<LogEvent[]> {
+    const rows = await this.pool.query('SELECT version, type, data, metadata, recorded_at FROM events WHERE stream_id = $1 ORDER BY version', [id]);
+    return rows.map((r: any) => ({ version: r.version, type: r.type, data: r.data, metadata: r.metadata ?? {}, at: new Date(r.recorded_at).toISOString() }));
   }
 
   async restart(): Promise<void> {
-    await this.primary.app.stopApp();
-    this.primary = await startInstance(this.db);
+    // A new api even when the old one's answers broke its contract (stopApp throws that): else every later journey would meet a closed one.
+    try {
+      await this.primary.app.stopApp();
+    } finally {
+      this.primary = await startInstance(this.db);
+    }
   }
 
   async startSecond(): Promise<void> {
@@ -261,6 +373,15 @@ class Lab {
 }
 
 // ---- one journey ------------------------------------------------------------------------------------
+
+/** An event as the log holds it: nothing redacted, its metadata (`standIn`) and the time it was recorded. */
+interface LogEvent {
+  version: number;
+  type: string;
+  data: any;
+  metadata: Record<string, unknown>;
+  at: string;
+}
 
 interface Answer {
   status: number;
@@ -297,11 +418,19 @@ interface LiveMatch {
   pick: (xs: any[]) => any;
   /** Clients following the match's live stream from its creation (a spectator) or its start (seat 0). */
   watchers: Watcher[];
+  /** A seat absent once of two: it stays absent at its next turn (and does not cut meanwhile). */
+  absentAgain: Seat | null;
+  /** Away seats that come back with a move of their own (their cut, or a turn raced against the stand-in). */
+  returnByMove: Set<Seat>;
+  /** The player account each seat is bound to (its token is then the seat's token here), else null. */
+  boundTo: (string | null)[];
 }
 
 interface Action {
   path: 'cut' | 'deal' | 'contract' | 'discard' | 'play';
   body?: Record<string, unknown>;
+  /** The seat is away and comes back with this move: the answer starts with SeatReturned. */
+  returning?: boolean;
 }
 
 export interface JourneyCounts {
@@ -332,6 +461,29 @@ export interface JourneyCounts {
   /** Analyses of scored deals answered (200). */
   analyses: number;
   forks: number;
+  /** Matches with a turn clock, and what their logs hold at the end. */
+  clockedMatches: number;
+  timeouts: number;
+  standInMoves: number;
+  /** Absences planned and waited out (each a TurnTimedOut and the stand-in's move). */
+  absences: number;
+  /** Seats that became away through two absences in a row. */
+  aways: number;
+  returnsByPost: number;
+  returnsByMove: number;
+  /** POST …/back by a seat that was not away: 409 SEAT_NOT_AWAY. */
+  notAwayRefused: number;
+  /** A person's move sent the moment its turn timed out: refused (the stand-in decides), or accepted. */
+  lateMovesRefused: number;
+  lateMovesAccepted: number;
+  /** A person's command that met a stand-in's move made meanwhile (409/412: a race lost, no broken promise). */
+  lostRaces: number;
+  /** Bodies with a stand-in's event in them that the leak check scanned. */
+  standInBodiesScanned: number;
+  boundSeats: number;
+  playerMatchLists: number;
+  /** Player tokens replaced by a new one and revoked, each then refused. */
+  tokensRevoked: number;
 }
 
 const zeroCounts = (): JourneyCounts => ({
@@ -359,15 +511,62 @@ const zeroCounts = (): JourneyCounts => ({
   notations: 0,
   analyses: 0,
   forks: 0,
+  clockedMatches: 0,
+  timeouts: 0,
+  standInMoves: 0,
+  absences: 0,
+  aways: 0,
+  returnsByPost: 0,
+  returnsByMove: 0,
+  notAwayRefused: 0,
+  lateMovesRefused: 0,
+  lateMovesAccepted: 0,
+  lostRaces: 0,
+  standInBodiesScanned: 0,
+  boundSeats: 0,
+  playerMatchLists: 0,
+  tokensRevoked: 0,
 });
 
 const JOINER_NAMES = ['Dagny', 'Eirik', 'Åse'];
 const CREATOR_NAMES = ['Astrid', 'Bjørn', 'Cecilia'];
+/** The journey's registered players, by seat. */
+const PLAYER_NAMES = ['Pia', 'Per', 'Pål'];
 /**
  * How long a bot seat may take to move. A move lost with an instance that stopped is taken by the
  * other's sweep (BOT_SWEEP_MS, shortened for the journeys, plus the 2 s a turn must sit idle).
  */
 const BOT_WAIT_MS = 15_000;
+/**
+ * How long after a deadline the journey waits for the timeout and the stand-in's move: the sweep
+ * (CLOCK_SWEEP_MS, 250 ms) and one greedy decision, with room for a busy machine.
+ */
+const ABSENCE_GRACE_MS = 4_000;
+/** A turn the service plays: a bot seat's, or a stand-in's for a person who timed out or is away. */
+interface ServiceTurn {
+  seat: Seat;
+  version: number;
+  standIn: boolean;
+}
+/** Events the service appends on its own in a clocked match: a timeout, and the stand-in's moves. */
+const isClockEvent = (e: LogEvent): boolean => e.type === 'TurnTimedOut' || e.metadata.standIn === true;
+/** Whether the service plays `seat` (a bot seat). */
+const botAt = (state: MatchState, seat: Seat): boolean => 'bots' in state && state.bots[seat] !== null;
+/** The seat whose decision an event records (as the rules count presence), else null. */
+function actorOf(e: { type: string; data: any }): Seat | null {
+  switch (e.type) {
+    case 'DealStarted':
+      return e.data.dealer;
+    case 'DeckCut':
+    case 'ContractChosen':
+    case 'CardsLaidAway':
+    case 'CardPlayed':
+    case 'DealVoided':
+      return e.data.seat;
+    default:
+      return null;
+  }
+}
 /** Safety net: no journey plays more steps than this (three modern matches take about 2000). */
 const MAX_STEPS = 2500;
 const short = (v: unknown, n = 400): string => {
@@ -394,6 +593,8 @@ class Journey {
   private steps = 0;
   /** How often each promise broke, per match: the messages beyond the first few are only counted. */
   private readonly times = new Map<string, number>();
+  /** The journey's registered players, one per seat number, made when first needed. */
+  private readonly accounts: (Account | undefined)[] = [undefined, undefined, undefined];
 
   constructor(
     private readonly lab: Lab,
@@ -448,6 +649,19 @@ class Journey {
     });
   }
 
+  /** The journey's player of seat `seat`, registered on first use. */
+  private async account(seat: Seat): Promise<Account | null> {
+    const known = this.accounts[seat];
+    if (known) return known;
+    const name = PLAYER_NAMES[seat];
+    const res = await this.http()().post('/api/players').send({ name });
+    if (res.status !== 201 || !/^bskp_/.test(res.body?.token ?? '')) {
+      this.fail('players', null, `registering ${name} answered ${res.status} ${short(res.body)}`);
+      return null;
+    }
+    return (this.accounts[seat] = { id: res.body.id, name, token: res.body.token, tokenId: res.body.tokenId });
+  }
+
   async run(): Promise<void> {
     try {
       for (const [index, plan] of this.plan.matches.entries()) await this.create(index, plan);
@@ -456,6 +670,7 @@ class Journey {
       await this.play();
       // A second instance still up when play ends serves its share of the checks' reads too.
       for (const m of this.matches) await this.checkMatch(m);
+      await this.checkPlayers();
     } finally {
       for (const m of this.matches) for (const w of m.watchers) await w.stop();
       if (this.lab.second) await this.lab.stopSecond();
@@ -467,13 +682,17 @@ class Journey {
   // ---- creating and joining ----
 
   private async create(index: number, plan: MatchPlan): Promise<void> {
-    const players = SEATS.map((s) => (plan.open[s] ? null : plan.bots[s] ? { bot: plan.bots[s] } : CREATOR_NAMES[s]));
-    const body: Record<string, unknown> = { players, options: plan.options, ...(plan.seed === null ? {} : { seed: plan.seed }) };
+    // One account per request: the first named person seat the plan binds is bound to its player, the caller.
+    const creator = SEATS.find((s) => plan.bound[s] && !plan.open[s] && !plan.bots[s]);
+    const owner = creator === undefined ? null : await this.account(creator);
+    const players = SEATS.map((s) => (plan.open[s] ? null : plan.bots[s] ? { bot: plan.bots[s] } : s === creator && owner ? { player: owner.id } : CREATOR_NAMES[s]));
+    const options = plan.clock === null ? plan.options : { ...plan.options, clock: { turnSeconds: plan.clock } };
+    const body: Record<string, unknown> = { players, options, ...(plan.seed === null ? {} : { seed: plan.seed }) };
     const lobby = plan.open.some(Boolean);
     const strangersAtASeededTable = lobby && plan.seed !== null;
     const matchesBefore = strangersAtASeededTable ? await this.streamCount() : 0;
     const http = this.http();
-    const res = await http().post('/api/matches').send(body);
+    const res = owner ? await http().post('/api/matches').set('Authorization', `Bearer ${owner.token}`).send(body) : await http().post('/api/matches').send(body);
     if (strangersAtASeededTable) {
       // Its creator could compute a stranger's hand: refused, and nothing appended.
       this.counts.seededLobbies++;
@@ -500,13 +719,24 @@ class Journey {
       pins: new Map(),
       pick: seededPick(this.plan.pickSeed + index * 7919),
       watchers: [],
+      absentAgain: null,
+      returnByMove: new Set(),
+      boundTo: [null, null, null],
     };
     for (const s of res.body.seats as { seat: Seat; token?: string }[]) m.tokens[s.seat] = s.token;
+    if (creator !== undefined && owner) {
+      // The bound seat has its own seat token too; here it acts with the player's token only.
+      if (res.body.seats.find((s: { seat: Seat; name: string }) => s.seat === creator)?.name !== owner.name) this.fail('players', m, `the seat bound at creation is not named after its player: ${short(res.body.seats)}`);
+      m.tokens[creator] = owner.token;
+      m.boundTo[creator] = owner.id;
+      this.counts.boundSeats++;
+    }
     const botTokens = SEATS.filter((s) => plan.bots[s] && !plan.open[s] && m.tokens[s] !== undefined);
     if (botTokens.length) this.fail('bots', m, `the creation answered a token for bot seat(s) ${botTokens.join(', ')}`);
     this.matches.push(m);
     this.counts.matches++;
     this.counts.botSeats += plan.bots.filter(Boolean).length;
+    if (plan.clock !== null) this.counts.clockedMatches++;
     m.watchers.push(new Watcher(this.lab, m, 'spectator'));
     if (lobby) {
       this.counts.lobbies++;
@@ -520,9 +750,12 @@ class Journey {
     for (const [i, seat] of order.entries()) {
       if (i === order.length - 1 && m.plan.commandWhileWaiting) await this.commandBeforeStart(m);
       const bot = m.plan.bots[seat];
+      const player = !bot && m.plan.bound[seat] ? await this.account(seat) : null;
       const res = bot
         ? await this.call(m, 'spectator', `bot ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/bot`).send({ bot }))
-        : await this.call(m, seat, `join ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).send({ name: JOINER_NAMES[seat] }));
+        : player
+          ? await this.call(m, seat, `join ${seat} as a player`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).set('Authorization', `Bearer ${player.token}`).send({}))
+          : await this.call(m, seat, `join ${seat}`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/join`).send({ name: JOINER_NAMES[seat] }));
       const last = i === order.length - 1;
       if (res.status !== 201 || res.body.status !== (last ? 'playing' : 'waiting') || (bot && (res.body.bot !== bot || 'token' in res.body))) {
         this.fail('join', m, `${bot ? `giving seat ${seat} to a ${bot} bot` : `joining seat ${seat}`} answered ${res.status} ${short(res.body)} (expected 201, ${last ? 'playing' : 'waiting'})`);
@@ -530,6 +763,12 @@ class Journey {
         return;
       }
       if (!bot) m.tokens[seat] = res.body.token;
+      if (player) {
+        if (res.body.name !== player.name) this.fail('players', m, `seat ${seat} joined with a player token is named ${JSON.stringify(res.body.name)}, not ${JSON.stringify(player.name)}`);
+        m.tokens[seat] = player.token;
+        m.boundTo[seat] = player.id;
+        this.counts.boundSeats++;
+      }
     }
     if (m.plan.joinTakenSeat) {
       const seat = order[0];
@@ -575,11 +814,14 @@ class Journey {
     }
     if (res.status !== 201) return this.fail('fork', original, `a fork at version ${version} of ${state.version} answered ${res.status} ${short(res.body)}`);
     this.counts.forks++;
+    if (original.plan.clock !== null) this.counts.clockedMatches++;
     const bots: (Bot | null)[] = [null, null, null];
     for (const b of (res.body.bots ?? []) as { seat: Seat; bot: Bot }[]) bots[b.seat] = b.bot;
     const m: LiveMatch = {
       index: this.matches.length,
-      plan: { ...original.plan, open: [false, false, false], bots: bots as MatchPlan['bots'], finish: plan.finish, stopAfter: plan.stopAfter, cuts: [], commandWhileWaiting: false, joinTakenSeat: false },
+      // A fork keeps the original's options, its clock too: then it plays to the end, as any clocked match.
+      // A fork is a sandbox with fresh seat tokens: none of its seats is bound to a player.
+      plan: { ...original.plan, open: [false, false, false], bots: bots as MatchPlan['bots'], finish: plan.finish || original.plan.clock !== null, stopAfter: plan.stopAfter, cuts: [], commandWhileWaiting: false, joinTakenSeat: false, bound: [false, false, false] },
       id: res.body.id,
       tokens: [undefined, undefined, undefined],
       bots,
@@ -591,6 +833,9 @@ class Journey {
       pins: new Map(),
       pick: seededPick(this.plan.pickSeed + this.matches.length * 7919),
       watchers: [],
+      absentAgain: null,
+      returnByMove: new Set(),
+      boundTo: [null, null, null],
     };
     for (const s of res.body.seats as { seat: Seat; token: string }[]) m.tokens[s.seat] = s.token;
     const reused = SEATS.filter((s) => m.tokens[s] !== undefined && m.tokens[s] === original.tokens[s]);
@@ -605,9 +850,13 @@ class Journey {
 
   /** The fork's state and each seat's view equal the original's replay at the version forked (ids, versions and commitments aside). */
   private async checkForkStart(fork: LiveMatch, original: LiveMatch, version: number): Promise<void> {
+    // (A fork starts with everyone at the table and its own clock: `away` and `clock` are checked apart; a replay is
+    // history, so it has no `connected`.
+    // A fork is a sandbox with fresh tokens: its seats are bound to no player, so seats' `player` is checked apart too.)
     const comparable = (view: any) => {
-      const { id: _id, version: _v, checkpoint: _c, seeded: _s, forkedFrom: _f, ...rest } = view ?? {};
-      return JSON.stringify(sortKeys({ ...rest, fairness: { ...rest.fairness, commitment: null } }));
+      const { id: _id, version: _v, checkpoint: _c, seeded: _s, forkedFrom: _f, away: _a, clock: _k, connected: _n, ...rest } = view ?? {};
+      const seats = Array.isArray(rest.seats) ? rest.seats.map(({ player: _p, ...seat }: any) => seat) : rest.seats;
+      return JSON.stringify(sortKeys({ ...rest, seats, fairness: { ...rest.fairness, commitment: null } }));
     };
     const at = Math.max(1, version);
     const pairs: [Viewer, string, string][] = [['spectator', `/api/matches/${fork.id}`, `/api/matches/${original.id}/replay?version=${at}`]];
@@ -615,10 +864,16 @@ class Journey {
     for (const [viewer, mine, theirs] of pairs) {
       const a = (await this.get(fork, viewer, mine)).body;
       if (a?.forkedFrom?.matchId !== original.id || a?.forkedFrom?.version !== version) this.fail('fork', fork, `${viewer} sees forkedFrom ${short(a?.forkedFrom, 120)}, not ${original.id} at ${version}`);
+      if (JSON.stringify(a?.away) !== '[false,false,false]') this.fail('fork', fork, `${viewer} sees the fork start with away ${JSON.stringify(a?.away)}`);
       // (The original's replay is finished history: nothing of it is secret, so it is not leak-checked against the fork.)
       const token = viewer === 'spectator' ? undefined : original.tokens[viewer];
       const b = (await (token ? this.http()().get(theirs).set('Authorization', `Bearer ${token}`) : this.http()().get(theirs))).body?.view;
-      if (version > 0 && comparable(a) !== comparable(b)) this.fail('fork', fork, `${viewer} sees the fork at its start as ${short(a, 300)}, the original at version ${version} as ${short(b, 300)}`);
+      if (version > 0 && comparable(a) !== comparable(b)) {
+        const [x, y] = [JSON.parse(comparable(a)), JSON.parse(comparable(b))];
+        const differ = [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => JSON.stringify(x[k]) !== JSON.stringify(y[k]));
+        this.fail('fork', fork, `${viewer} sees the fork at its start unlike the original at version ${version}, in ${differ.map((k) => `${k}: ${short(x[k], 200)} against ${short(y[k], 200)}`).join('; ')}`);
+      }
+      if (a?.seats?.some((seat: { player?: string }) => seat.player !== undefined)) this.fail('fork', fork, `${viewer} sees a fork seat bound to a player: ${short(a.seats, 200)}`);
     }
   }
 
@@ -659,11 +914,12 @@ class Journey {
 
   /** One action of one match: whoever is to act does one of its legal things, with the twists planned here. */
   private async step(m: LiveMatch): Promise<void> {
-    // A bot seat's turn (or its cut): the service moves, the journey waits. Past this, the match waits
-    // for a person, so what the state shows holds until the journey acts; a match is left only then.
+    // A bot seat's turn (or its cut), or a stand-in's: the service moves, the journey waits. Past this,
+    // the match waits for a person, so what the state shows holds until the journey acts (or, with a
+    // clock, until the person's time runs out: a stand-in's move may meet the journey's as a lost race).
     const bot = await this.botToMove(m);
     if (bot) return this.awaitBot(m, bot);
-    const state = await this.get(m, 'spectator', `/api/matches/${m.id}`);
+    let state = await this.get(m, 'spectator', `/api/matches/${m.id}`);
     if (state.status !== 200) return this.stuck(m, 'state', `the public state answered ${state.status} ${short(state.body)}`);
     this.pin(m, state.body);
     if (state.body.status === 'finished') {
@@ -675,12 +931,24 @@ class Journey {
       return;
     }
     if (this.lab.second) await this.readsThatFold(m, state.body.version);
-    const next = await this.nextAction(m, state.body);
+    let next = await this.nextAction(m, state.body);
     if (!next) return;
     const twists = this.twistsNow(m, next.action.path === 'discard');
+    let returned = false;
     for (const twist of twists) {
       if (twist.kind === 'peek') await this.peek(m, twist.viewer, twist.what, twist.back);
       if (twist.kind === 'outOfTurn' && twist.seat !== next.seat) await this.outOfTurn(m, twist.seat);
+      if (twist.kind === 'back') returned = (await this.back(m, twist.via, state.body)) || returned;
+    }
+    if (returned) {
+      // SeatReturned started the turn's clock again and moved the version on: look again.
+      state = await this.get(m, 'spectator', `/api/matches/${m.id}`);
+      next = state.status === 200 ? await this.nextAction(m, state.body) : null;
+      if (!next) return;
+    }
+    const absent = twists.find((t) => t.kind === 'absent');
+    if (m.plan.clock !== null && (absent || m.absentAgain === state.body.turn)) {
+      return this.absent(m, state.body, next, absent ?? { kind: 'absent', times: 1, late: false });
     }
     if (twists.some((t) => t.kind === 'leadBeforeDiscard')) {
       if (await this.leadBeforeDiscard(m, next.seat, next.hand)) return;
@@ -693,8 +961,8 @@ class Journey {
    * and the rules, as the service's BotRunner picks it: a bot on the dealer's right cuts first. Null
    * when the match waits for a person (or is over).
    */
-  private async botToMove(m: LiveMatch, version?: number): Promise<{ seat: Seat; version: number } | null> {
-    if (!m.bots.some(Boolean)) return null;
+  private async botToMove(m: LiveMatch, version?: number): Promise<ServiceTurn | null> {
+    if (!m.bots.some(Boolean) && m.plan.clock === null) return null;
     const log = await this.lab.trueLog(m.id);
     const upTo = Math.min(version ?? log.length, log.length);
     let state = initialState();
@@ -703,23 +971,166 @@ class Journey {
     for (const seat of SEATS) {
       if (!m.bots[seat]) continue;
       const legal = legalActions(state, seat);
-      if (legal?.action === 'cut') return { seat, version: upTo };
+      if (legal?.action === 'cut') return { seat, version: upTo, standIn: false };
       if (legal) acting = seat;
     }
-    return acting === null ? null : { seat: acting, version: upTo };
+    if (acting !== null) return { seat: acting, version: upTo, standIn: false };
+    // A person's turn the stand-in takes: it timed out, or it is away.
+    const standIn = standInDue(state);
+    return standIn === null ? null : { seat: standIn, version: upTo, standIn: true };
   }
 
-  /** The service makes the bot's move: the log grows past the version the bot's turn came at. */
-  private async awaitBot(m: LiveMatch, bot: { seat: Seat; version: number }): Promise<void> {
+  /**
+   * The service makes the bot's (or stand-in's) move: the log grows past the version the turn came at.
+   * An away seat that is to come back with a move of its own races the stand-in for its turn.
+   */
+  private async awaitBot(m: LiveMatch, bot: ServiceTurn): Promise<void> {
+    if (bot.standIn && m.returnByMove.has(bot.seat)) await this.raceStandIn(m, bot.seat, bot.version);
     const until = Date.now() + BOT_WAIT_MS;
     while (Date.now() < until) {
       if ((await this.lab.logLength(m.id)) > bot.version) {
-        this.counts.botMoves++;
+        if (!bot.standIn) this.counts.botMoves++;
         return;
       }
       await pause(10);
     }
-    this.stuck(m, 'bots', `bot seat ${bot.seat} (${m.bots[bot.seat]}) did not move within ${BOT_WAIT_MS} ms of its turn at version ${bot.version}`);
+    const who = bot.standIn ? `the stand-in of seat ${bot.seat}` : `bot seat ${bot.seat} (${m.bots[bot.seat]})`;
+    this.stuck(m, bot.standIn ? 'standIn' : 'bots', `${who} did not move within ${BOT_WAIT_MS} ms of its turn at version ${bot.version}`);
+  }
+
+  /**
+   * An away seat sends its own move for the turn its stand-in is about to play, with If-Match of the
+   * version the turn came at: either it is first (its answer starts with SeatReturned) or it meets 412.
+   */
+  private async raceStandIn(m: LiveMatch, seat: Seat, version: number): Promise<void> {
+    const view = await this.get(m, seat, `/api/matches/${m.id}/view`);
+    if (view.status !== 200 || !view.body.legal || view.body.version !== version) return; // the stand-in was quicker still
+    const action = this.choose(m, view.body.legal, view.body.hand);
+    const res = await this.command(m, seat, action, { 'If-Match': `"${version}"` });
+    if (res.status === 412) {
+      this.counts.lostRaces++;
+      return;
+    }
+    if (res.status !== 200 || res.body.events?.[0]?.type !== 'SeatReturned' || res.body.events[0].data?.seat !== seat) {
+      return this.fail('back', m, `away seat ${seat}'s own ${action.path} racing its stand-in at version ${version} answered ${res.status} ${short(res.body)}, not SeatReturned first (or 412)`);
+    }
+    await this.checkAnswer(m, res, version, `seat ${seat}'s own ${action.path} while away`);
+    m.returnByMove.delete(seat);
+    this.counts.returnsByMove++;
+    this.counts.actions++;
+  }
+
+  /**
+   * The person to act does not act: TurnTimedOut at its deadline, then the stand-in's move (checked
+   * in full with the log at the end, checkClock). `late`: its move goes out the moment the timeout is
+   * in, racing the stand-in. The second absence of a seat in a row makes it away.
+   */
+  private async absent(m: LiveMatch, state: any, next: { seat: Seat; action: Action }, twist: Extract<Twist, { kind: 'absent' }>): Promise<void> {
+    const seat = state.turn as Seat;
+    const again = m.absentAgain === seat;
+    m.absentAgain = null;
+    m.actions++;
+    const clock = state.clock;
+    // Timed out already, between the journey's look at the log and at the state: the stand-in plays that turn.
+    if (clock === null && (await this.botToMove(m, state.version))?.standIn) {
+      this.counts.lostRaces++;
+      return;
+    }
+    if (clock?.seat !== seat || clock.turnSeconds !== m.plan.clock || Number.isNaN(Date.parse(clock.deadline))) {
+      return this.fail('clock', m, `the state at version ${state.version} (seat ${seat} to act, phase ${state.phase}) shows the clock ${short(clock)}`);
+    }
+    this.counts.absences++;
+    const v = state.version as number;
+    const until = Date.parse(clock.deadline) + ABSENCE_GRACE_MS;
+    const grown = async (n: number, every: number): Promise<boolean> => {
+      while (Date.now() < until) {
+        if ((await this.lab.logLength(m.id)) > n) return true;
+        await pause(every);
+      }
+      return false;
+    };
+    if (!(await grown(v, twist.late ? 1 : 20))) {
+      return this.stuck(m, 'clock', `seat ${seat}'s turn at version ${v} (deadline ${clock.deadline}) did not time out within ${ABSENCE_GRACE_MS} ms of its deadline`);
+    }
+    if (twist.late && next.seat === seat) {
+      // The moment the timeout is in: the person's move, as it had chosen it (no If-Match, as a hurried client).
+      const res = await this.command(m, seat, next.action);
+      // Accepted right after the timeout it would be a second decision for that turn (checkClock says so);
+      // after the stand-in's move it can be the seat's next turn (it won the trick and leads).
+      if (res.status === 200 && res.body.version - res.body.events.length === v + 1) this.counts.lateMovesAccepted++;
+      else if (res.status === 200) this.counts.actions++;
+      else if (res.status === 409 || res.status === 412) this.counts.lateMovesRefused++;
+      else this.fail('clock', m, `seat ${seat}'s move the moment it timed out answered ${res.status} ${short(res.body)}`);
+    }
+    if (!(await grown(v + 1, 20))) return this.stuck(m, 'standIn', `no move after seat ${seat} timed out at version ${v + 1}, ${ABSENCE_GRACE_MS} ms after its deadline ${clock.deadline}`);
+    const timedOut = (await this.lab.trueLog(m.id))[v];
+    if (timedOut.type !== 'TurnTimedOut' || timedOut.data.seat !== seat) {
+      return this.fail('clock', m, `seat ${seat} to act at version ${v} did not act; the log's next event is ${timedOut.type} ${short(timedOut.data, 120)}, not its TurnTimedOut`);
+    }
+    if (twist.times === 2) m.absentAgain = seat;
+    if (!again) return;
+    const now = await this.get(m, 'spectator', `/api/matches/${m.id}`);
+    if (now.body?.away?.[seat] !== true) this.fail('away', m, `seat ${seat} timed out twice in a row (the second at version ${v + 1}); the state at version ${now.body?.version} shows away ${JSON.stringify(now.body?.away)}`);
+    else this.counts.aways++;
+  }
+
+  /**
+   * Away seats come back: with POST …/back (200, SeatReturned; again: 409 SEAT_NOT_AWAY), or they
+   * will with a move of their own. Nobody away: a seat's POST …/back is refused and appends nothing.
+   * Answers whether it appended anything.
+   */
+  private async back(m: LiveMatch, via: 'post' | 'move', state: any): Promise<boolean> {
+    const away = SEATS.filter((s) => state.away?.[s] === true && m.tokens[s] !== undefined);
+    if (away.length === 0) {
+      const seat = SEATS.find((s) => m.tokens[s] !== undefined);
+      if (via === 'post' && seat !== undefined) await this.notAway(m, seat);
+      return false;
+    }
+    if (via === 'move') {
+      for (const seat of away) m.returnByMove.add(seat);
+      return false;
+    }
+    for (const seat of away) {
+      const before = await this.lab.logLength(m.id);
+      const res = await this.postBack(m, seat);
+      if (res.status !== 200 || JSON.stringify(res.body.events?.map((e: { type: string; data: unknown }) => [e.type, e.data])) !== JSON.stringify([['SeatReturned', { seat }]])) {
+        this.fail('back', m, `away seat ${seat}'s POST …/back at version ${before} answered ${res.status} ${short(res.body)}, not 200 with SeatReturned`);
+        continue;
+      }
+      await this.checkAnswer(m, res, before, `seat ${seat} back`);
+      m.returnByMove.delete(seat);
+      this.counts.returnsByPost++;
+      await this.notAway(m, seat);
+    }
+    return true;
+  }
+
+  private postBack(m: LiveMatch, seat: Seat): Promise<Answer> {
+    return this.call(m, seat, `POST seats/${seat}/back`, (http) => http().post(`/api/matches/${m.id}/seats/${seat}/back`).set('Authorization', `Bearer ${m.tokens[seat]}`));
+  }
+
+  /** A seat that is not away says it is back: 409 SEAT_NOT_AWAY, nothing appended. */
+  private async notAway(m: LiveMatch, seat: Seat): Promise<void> {
+    const before = await this.lab.logLength(m.id);
+    const res = await this.postBack(m, seat);
+    if (res.status !== 409 || res.body.code !== 'SEAT_NOT_AWAY') this.fail('back', m, `seat ${seat}, not away, said it is back at version ${before}: ${res.status} ${short(res.body)}`);
+    else this.counts.notAwayRefused++;
+    if (await this.appendedByPerson(m, before, res.version)) this.fail('back', m, `a refused POST …/back appended ${res.version - before} event(s)`);
+  }
+
+  /**
+   * Whether the log grew from `from` to `to` with anything but the turn clock's events (TurnTimedOut,
+   * a stand-in's move): those the service may append at any moment in a clocked match.
+   */
+  private async appendedByPerson(m: LiveMatch, from: number, to: number): Promise<boolean> {
+    if (to === from) return false;
+    if (m.plan.clock === null || to < from) return true;
+    return !(await this.lab.trueLog(m.id)).slice(from, to).every(isClockEvent);
+  }
+
+  /** Whether a stand-in moved (or a turn timed out) in the log after `version`: a person's command sent on a view of it lost a race. */
+  private async standInSince(m: LiveMatch, version: number): Promise<boolean> {
+    return m.plan.clock !== null && (await this.lab.trueLog(m.id)).slice(version).some(isClockEvent);
   }
 
   private stuck(m: LiveMatch, promise: string, detail: string): void {
@@ -729,17 +1140,23 @@ class Journey {
 
   /** The cut when the plan wants one and the cutter may, else the legal action of the seat to act. */
   private async nextAction(m: LiveMatch, state: any): Promise<{ seat: Seat; action: Action; hand: string[]; version: number } | null> {
-    if (state.phase === 'deal' && state.fairness?.cut === null && m.plan.cuts[m.deals]) {
-      const cutter = ((state.dealer + 2) % 3) as Seat;
+    // The stand-in moved since the state was read (a clock ran out): the next step looks again.
+    const overtaken = async (view: Answer) => view.body?.version !== state.version && (await this.standInSince(m, state.version));
+    const cutter = ((state.dealer + 2) % 3) as Seat;
+    // An away cutter that is to come back with a move of its own cuts (the cut has no clock, and the dealer waits for it).
+    const returning = m.returnByMove.has(cutter) && state.away?.[cutter] === true;
+    if (state.phase === 'deal' && state.fairness?.cut === null && (returning || (m.plan.cuts[m.deals] && m.absentAgain !== cutter))) {
       const view = await this.get(m, cutter, `/api/matches/${m.id}/view`);
       if (view.status === 200 && view.body.legal?.action === 'cut') {
-        return { seat: cutter, action: { path: 'cut', body: { cut: `cut-${m.index}-${m.deals}-${m.pick([1, 2, 3])}` } }, hand: view.body.hand, version: view.body.version };
+        return { seat: cutter, action: { path: 'cut', body: { cut: `cut-${m.index}-${m.deals}-${m.pick([1, 2, 3])}` }, returning }, hand: view.body.hand, version: view.body.version };
       }
+      if (await overtaken(view)) return null;
       this.fail('cut', m, `the cutter (seat ${cutter}) may not cut before deal ${m.deals + 1}: ${view.status} legal ${short(view.body?.legal)}`);
     }
     const seat = state.turn as Seat;
     const view = await this.get(m, seat, `/api/matches/${m.id}/view`);
     if (view.status !== 200) return this.stuckNull(m, 'view', `seat ${seat}'s view answered ${view.status} ${short(view.body)}`);
+    if (!view.body.legal && (await overtaken(view))) return null;
     if (!view.body.legal) return this.stuckNull(m, 'legal', `seat ${seat} has the turn (phase ${state.phase}) but no legal action`);
     return { seat, action: this.choose(m, view.body.legal, view.body.hand), hand: view.body.hand, version: view.body.version };
   }
@@ -778,8 +1195,19 @@ class Journey {
     if (kinds.has('freshIfMatch')) headers['If-Match'] = `"${viewVersion}"`;
     const before = await this.lab.logLength(m.id);
     const answer = await this.command(m, seat, action, headers);
+    if (answer.status !== 200 && (answer.status === 409 || answer.status === 412) && (await this.standInSince(m, viewVersion))) {
+      this.counts.lostRaces++; // a stand-in moved first: the next step looks again
+      return;
+    }
     if (answer.status !== 200) return this.stuck(m, 'legal', `seat ${seat}'s legal ${action.path} ${short(action.body ?? {})} ${JSON.stringify(headers)} answered ${answer.status} ${short(answer.body)}`);
     const botsMove = await this.checkAnswer(m, answer, before, `${action.path} by seat ${seat}`);
+    // An away seat's own move brings it back: its answer starts with SeatReturned (planned, or an absence the journey did not plan).
+    const returned = answer.body.events?.[0]?.type === 'SeatReturned';
+    if (returned && answer.body.events[0].data?.seat === seat) {
+      m.returnByMove.delete(seat);
+      this.counts.returnsByMove++;
+    }
+    if (action.returning && !returned) this.fail('back', m, `away seat ${seat}'s own ${action.path} answered ${short(answer.body?.events?.map((e: { type: string }) => e.type))}, not SeatReturned first`);
     m.actions++;
     this.counts.actions++;
     if (action.path === 'deal') m.deals++;
@@ -796,6 +1224,9 @@ class Journey {
    */
   private async checkAnswer(m: LiveMatch, answer: Answer, before: number, what: string): Promise<boolean> {
     const versions = (answer.body.events ?? []).map((e: { version: number }) => e.version);
+    // A stand-in's move (a clock ran out) may have come in between the journey's look and its command.
+    const first = answer.body.version - versions.length;
+    if (first > before && !(await this.appendedByPerson(m, before, first))) before = first;
     const expected = versions.map((_: number, i: number) => before + 1 + i);
     const botsMove = (await this.botToMove(m, answer.body.version)) !== null;
     const logAgrees = botsMove ? answer.version >= answer.body.version : answer.version === answer.body.version;
@@ -812,7 +1243,7 @@ class Journey {
     if (again.status !== 200 || JSON.stringify(sortKeys(again.body)) !== JSON.stringify(sortKeys(first.body))) {
       this.fail('idempotency', m, `${action.path} resent with its key answered ${again.status} ${short(again.body, 300)}, not the first answer ${short(first.body, 300)}`);
     }
-    if (!botsMove && again.version !== first.version) this.fail('idempotency', m, `${action.path} resent with its key appended ${again.version - first.version} event(s)`);
+    if (!botsMove && (await this.appendedByPerson(m, first.version, again.version))) this.fail('idempotency', m, `${action.path} resent with its key appended ${again.version - first.version} event(s)`);
   }
 
   private async resendPlain(m: LiveMatch, seat: Seat, action: Action, botsMove: boolean): Promise<void> {
@@ -820,7 +1251,7 @@ class Journey {
     const before = await this.lab.logLength(m.id);
     const again = await this.command(m, seat, action);
     if (again.status < 400 || again.status >= 500) this.fail('resend', m, `${action.path} ${short(action.body ?? {})} resent with no key answered ${again.status} ${short(again.body)}`);
-    if (!botsMove && again.version !== before) this.fail('resend', m, `${action.path} resent with no key appended ${again.version - before} event(s)`);
+    if (!botsMove && (await this.appendedByPerson(m, before, again.version))) this.fail('resend', m, `${action.path} resent with no key appended ${again.version - before} event(s)`);
   }
 
   private async resendStale(m: LiveMatch, seat: Seat, action: Action, stale: number, botsMove: boolean): Promise<void> {
@@ -828,7 +1259,7 @@ class Journey {
     const before = await this.lab.logLength(m.id);
     const again = await this.command(m, seat, action, { 'If-Match': `"${stale}"` });
     if (again.status !== 412) this.fail('ifMatch', m, `${action.path} resent with If-Match "${stale}" at version ${before} answered ${again.status} ${short(again.body)}`);
-    if (!botsMove && again.version !== before) this.fail('ifMatch', m, `${action.path} with a stale If-Match appended ${again.version - before} event(s)`);
+    if (!botsMove && (await this.appendedByPerson(m, before, again.version))) this.fail('ifMatch', m, `${action.path} with a stale If-Match appended ${again.version - before} event(s)`);
   }
 
   /** A seat whose turn it is not tries to play (or deal): refused, nothing appended. */
@@ -842,7 +1273,7 @@ class Journey {
     const before = await this.lab.logLength(m.id);
     const res = await this.command(m, seat, action);
     if (res.status < 400 || res.status >= 500) this.fail('outOfTurn', m, `seat ${seat}'s ${action.path} out of turn answered ${res.status} ${short(res.body)}`);
-    if (res.version !== before) this.fail('outOfTurn', m, `seat ${seat}'s ${action.path} out of turn appended ${res.version - before} event(s)`);
+    if (await this.appendedByPerson(m, before, res.version)) this.fail('outOfTurn', m, `seat ${seat}'s ${action.path} out of turn appended ${res.version - before} event(s)`);
   }
 
   /** Forehand leads before laying away: `reject` refuses it (DISCARD_FIRST), `redeal` voids the deal. True when it was the action. */
@@ -853,7 +1284,7 @@ class Journey {
     const res = await this.command(m, forehand, { path: 'play', body: { card } });
     if ((m.plan.options.leadBeforeDiscard ?? 'reject') === 'reject') {
       if (res.status !== 409 || res.body.code !== 'DISCARD_FIRST') this.fail('leadBeforeDiscard', m, `a lead before the lay-away (reject) answered ${res.status} ${short(res.body)}`);
-      if (res.version !== before) this.fail('leadBeforeDiscard', m, `a refused lead before the lay-away appended ${res.version - before} event(s)`);
+      if (await this.appendedByPerson(m, before, res.version)) this.fail('leadBeforeDiscard', m, `a refused lead before the lay-away appended ${res.version - before} event(s)`);
       return false;
     }
     if (res.status !== 200 || res.body.events?.[0]?.type !== 'DealVoided') {
@@ -883,7 +1314,7 @@ class Journey {
     }
     for (const [name, via] of both) {
       const res = await this.get(m, 'spectator', `/api/matches/${m.id}/events?after=${Math.max(0, version - 3)}`, via);
-      if (res.status !== 200 || res.body.version !== version) {
+      if (res.status !== 200 || (res.body.version !== version && (await this.appendedByPerson(m, version, res.body.version)))) {
         this.fail('events', m, `the ${name} instance's events after ${Math.max(0, version - 3)} answered ${res.status} version ${res.body?.version}, the log holds ${version}`);
       }
     }
@@ -982,6 +1413,7 @@ class Journey {
     await this.checkAudit(m, state);
     await this.checkListEntry(m, state);
     const events = await this.checkVersions(m, state, log);
+    await this.checkClock(m, state, events, log);
     await this.checkScorecard(m, state, events);
     await this.lookFinally(m, log.length);
     await this.checkStreams(m, log);
@@ -989,6 +1421,62 @@ class Journey {
     await this.checkAnalysis(m, state, log);
     this.checkLeaks(m, log);
     await this.checkPins(m);
+  }
+
+  /**
+   * Each registered player's matches (docs/players.md), paged with a small limit, are exactly the
+   * matches whose seat the journey bound to it, at that seat; its profile counts the finished ones;
+   * every bound seat shows its player in the public state; each match's view answers the player's token.
+   */
+  private async checkPlayers(): Promise<void> {
+    for (const seat of SEATS) {
+      const account = this.accounts[seat];
+      if (!account) continue;
+      const expected = this.matches.filter((m) => m.boundTo[seat] === account.id);
+      const listed: { id: string; seat: number; status: string }[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 50; pages++) {
+        const page: any = (await this.http()().get(`/api/players/me/matches?limit=3${cursor ? `&cursor=${cursor}` : ''}`).set('Authorization', `Bearer ${account.token}`)).body;
+        listed.push(...(page.items ?? []));
+        cursor = page.nextCursor ?? null;
+        if (!cursor) break;
+      }
+      this.counts.playerMatchLists++;
+      const show = (xs: { id: string; seat: number }[]) => xs.map((x) => `${x.id.slice(0, 8)}@${x.seat}`).sort().join(' ');
+      if (show(listed) !== show(expected.map((m) => ({ id: m.id, seat }))))
+        this.fail('players', null, `${account.name}'s matches are [${show(listed)}], not the bound ones [${show(expected.map((m) => ({ id: m.id, seat })))}]`);
+      const finished = listed.filter((x) => x.status === 'finished').length;
+      const profile = (await this.http()().get(`/api/players/${account.id}`)).body;
+      if (profile?.matches !== finished || JSON.stringify(profile).includes(account.token)) this.fail('players', null, `${account.name}'s profile ${short(profile)} does not count ${finished} finished match(es)`);
+      for (const m of expected) {
+        const state = (await this.get(m, 'spectator', `/api/matches/${m.id}`)).body;
+        if (state?.seats?.[seat]?.player !== account.id) this.fail('players', m, `seat ${seat} bound to ${account.name} shows ${short(state?.seats?.[seat])}`);
+      }
+      await this.rotateToken(account, seat, expected);
+    }
+  }
+
+  /**
+   * A player moves to a new token and revokes the old one: the old one is refused at once (401, on
+   * whichever instance answers) for the account and for every bound seat; the new one acts for the
+   * same seats. No other token, nor the old one, appears in what the new one is answered.
+   */
+  private async rotateToken(account: Account, seat: Seat, bound: readonly LiveMatch[]): Promise<void> {
+    const old = account.token;
+    const issued = await this.http()().post('/api/players/me/tokens').set('Authorization', `Bearer ${old}`).send({});
+    if (issued.status !== 201) return this.fail('players', null, `a second token for ${account.name} answered ${issued.status} ${short(issued.body)}`);
+    const revoked = await this.http()().delete(`/api/players/me/tokens/${account.tokenId}`).set('Authorization', `Bearer ${old}`);
+    if (revoked.status !== 204) return this.fail('players', null, `revoking ${account.name}'s first token answered ${revoked.status} ${short(revoked.body)}`);
+    Object.assign(account, { token: issued.body.token, tokenId: issued.body.tokenId });
+    this.counts.tokensRevoked++;
+    const me = await this.http()().get('/api/players/me').set('Authorization', `Bearer ${old}`);
+    if (me.status !== 401) this.fail('players', null, `${account.name}'s revoked token still reads the account: ${me.status}`);
+    for (const m of bound.slice(0, 2)) {
+      const refused = await this.http()().get(`/api/matches/${m.id}/view`).set('Authorization', `Bearer ${old}`);
+      if (refused.status !== 401) this.fail('players', m, `${account.name}'s revoked token still reads seat ${seat}'s view: ${refused.status}`);
+      const view = await this.http()().get(`/api/matches/${m.id}/view`).set('Authorization', `Bearer ${account.token}`);
+      if (view.status !== 200 || view.body?.seat !== seat || view.text.includes(old)) this.fail('players', m, `${account.name}'s new token reads ${view.status} ${short(view.body)}, not seat ${seat}`);
+    }
   }
 
   /**
@@ -1100,6 +1588,91 @@ class Journey {
     return events;
   }
 
+  /**
+   * Turn clocks, from the true log: the events pages say `standIn` exactly where the log's metadata does;
+   * a match without a clock holds no timeout, no return and no stand-in's move. With one: every
+   * TurnTimedOut times out the person to act at the previous event's time + turnSeconds, recorded no
+   * earlier, and the event right after it is that seat's move by the stand-in; a stand-in moves only
+   * for a seat that just timed out or is away; an away seat's own move comes after its SeatReturned;
+   * `away` is what the log implies (two timeouts in a row, no own move between, no return since), and
+   * the clock shown is the one the log implies. Each viewer's page shows a stand-in's event redacted
+   * as the rules redact any event of its kind (the leak check scans them as they were sent, too).
+   */
+  private async checkClock(m: LiveMatch, state: any, page: { version: number; standIn?: unknown }[], log: LogEvent[]): Promise<void> {
+    for (const [i, e] of log.entries()) {
+      if ((page[i]?.standIn === true) !== (e.metadata.standIn === true) || (page[i] && 'standIn' in page[i] && page[i].standIn !== true)) {
+        this.fail('standIn', m, `version ${e.version}: the events page shows standIn ${JSON.stringify(page[i]?.standIn)}, the log's metadata ${JSON.stringify(e.metadata.standIn)}`);
+      }
+    }
+    const turnSeconds: number | undefined = state.options?.clock?.turnSeconds;
+    if (turnSeconds === undefined) {
+      const clockEvents = log.filter((e) => isClockEvent(e) || e.type === 'SeatReturned');
+      if (clockEvents.length) this.fail('clock', m, `a match without a clock holds ${clockEvents.map((e) => `${e.type}@${e.version}${e.metadata.standIn ? '(standIn)' : ''}`).join(', ')}`);
+      if (state.clock !== null || JSON.stringify(state.away) !== '[false,false,false]') this.fail('clock', m, `a match without a clock shows clock ${short(state.clock)}, away ${JSON.stringify(state.away)}`);
+      return;
+    }
+    const timeouts = [0, 0, 0];
+    const away = [false, false, false];
+    let rules = initialState();
+    for (const [i, e] of log.entries()) {
+      const actor = actorOf(e);
+      if (e.type === 'TurnTimedOut') {
+        const seat = e.data.seat as Seat;
+        this.counts.timeouts++;
+        const deadline = i > 0 ? new Date(Date.parse(log[i - 1].at) + turnSeconds * 1000).toISOString() : null;
+        if (e.data.deadline !== deadline) this.fail('clock', m, `TurnTimedOut at version ${e.version} has the deadline ${e.data.deadline}; the turn began at ${log[i - 1]?.at}, + ${turnSeconds} s is ${deadline}`);
+        if (Date.parse(e.at) < Date.parse(e.data.deadline)) this.fail('clock', m, `TurnTimedOut at version ${e.version} was recorded at ${e.at}, before its deadline ${e.data.deadline}`);
+        const toAct = seatToAct(rules);
+        if (toAct !== seat || botAt(rules, seat)) this.fail('clock', m, `TurnTimedOut of seat ${seat} at version ${e.version}; the seat to act is ${toAct}${toAct !== null && botAt(rules, toAct) ? ' (a bot)' : ''}`);
+        if (away[seat]) this.fail('clock', m, `TurnTimedOut of seat ${seat} at version ${e.version}, which is away (its stand-in plays at once)`);
+        const after = log[i + 1];
+        if (!after) this.fail('standIn', m, `nothing after seat ${seat}'s TurnTimedOut at version ${e.version}: the stand-in never moved`);
+        else if (after.metadata.standIn !== true || actorOf(after) !== seat) {
+          this.fail('standIn', m, `the event after seat ${seat}'s TurnTimedOut (version ${e.version}) is ${after.type} of seat ${actorOf(after)}, standIn ${JSON.stringify(after.metadata.standIn)}: not the stand-in's move for it`);
+        }
+        timeouts[seat]++;
+        if (timeouts[seat] >= 2) away[seat] = true;
+      } else if (e.type === 'SeatReturned') {
+        const seat = e.data.seat as Seat;
+        if (!away[seat]) this.fail('away', m, `SeatReturned of seat ${seat} at version ${e.version}, which was not away`);
+        away[seat] = false;
+        timeouts[seat] = 0;
+      } else if (actor !== null && e.metadata.standIn === true) {
+        this.counts.standInMoves++;
+        const justTimedOut = log[i - 1]?.type === 'TurnTimedOut' && log[i - 1].data.seat === actor;
+        if (!justTimedOut && !away[actor]) this.fail('standIn', m, `a stand-in's ${e.type} for seat ${actor} at version ${e.version}, which neither just timed out nor is away`);
+      } else if (actor !== null) {
+        // The seat's own move: it breaks its row of timeouts; an away seat comes back (SeatReturned) first.
+        if (away[actor]) this.fail('away', m, `seat ${actor}'s own ${e.type} at version ${e.version} while away, with no SeatReturned before it`);
+        timeouts[actor] = 0;
+      }
+      rules = evolve(rules, { type: e.type, data: e.data } as BismarckEvent);
+    }
+    if (JSON.stringify(state.away) !== JSON.stringify(away)) this.fail('away', m, `the state (version ${state.version}) shows away ${JSON.stringify(state.away)}; the log implies ${JSON.stringify(away)}`);
+    const toAct = seatToAct(rules);
+    const person = toAct !== null && !botAt(rules, toAct);
+    const clock = person && !away[toAct] && log.length > 0 ? { seat: toAct, deadline: new Date(Date.parse(log[log.length - 1].at) + turnSeconds * 1000).toISOString(), turnSeconds } : null;
+    // (A timed-out turn whose stand-in has yet to move shows none either: only a stuck match ends so.)
+    if (log.at(-1)?.type !== 'TurnTimedOut' && JSON.stringify(sortKeys(state.clock)) !== JSON.stringify(sortKeys(clock))) {
+      this.fail('clock', m, `the state (version ${state.version}, ${state.status}) shows the clock ${short(state.clock)}; the log implies ${short(clock)}`);
+    }
+    // A stand-in's event, as each viewer's events page shows it: redacted as any event of its kind.
+    const standIns = log.filter((e) => e.metadata.standIn === true);
+    if (standIns.length === 0) return;
+    for (const viewer of VIEWERS) {
+      if (viewer !== 'spectator' && m.tokens[viewer] === undefined) continue;
+      const seen = (await this.eventsSeenBy(m, viewer)) as { version: number; data: unknown }[];
+      for (const e of standIns) {
+        const deal = e.data?.deal;
+        const expected = redactEvent({ type: e.type, data: e.data } as BismarckEvent, viewer, deal !== undefined && isDealRevealed(rules, deal)).data;
+        const shown = seen.find((s) => s.version === e.version);
+        if (JSON.stringify(sortKeys(shown?.data)) !== JSON.stringify(sortKeys(expected))) {
+          this.fail('leak', m, `${viewer}'s events page shows the stand-in's ${e.type} at version ${e.version} as ${short(shown?.data, 200)}, the rules' redaction for it is ${short(expected, 200)}`);
+        }
+      }
+    }
+  }
+
   /** The scorecard's totals are the sum of the DealScored points, and the state's totals. */
   private async checkScorecard(m: LiveMatch, state: any, events: { type: string; data: any }[]): Promise<void> {
     const card = await this.get(m, 'spectator', `/api/matches/${m.id}/scorecard`);
@@ -1173,6 +1746,7 @@ class Journey {
       const secret = moments.secretFrom(seen.viewer, seen.version);
       if (secret.size === 0) continue;
       this.counts.bodiesScanned++;
+      if (seen.text.includes('"standIn":true')) this.counts.standInBodiesScanned++;
       const text = moments.currentDealPart(seen.text, seen.version);
       for (const card of secret) {
         const at = text.indexOf(`"${card}"`);
@@ -1437,12 +2011,16 @@ export async function runJourneys(options: RunJourneysOptions): Promise<JourneyR
       const journey = new Journey(lab, plan, counts);
       const t0 = Date.now();
       counts.journeys++;
+      const absences = plan.twists.filter((t) => t.twist.kind === 'absent').length;
+      const clocked = plan.matches.filter((m) => m.clock !== null).length;
       try {
         await journey.run();
       } catch (error) {
         journey.broken.push(`[crash] ${(error as Error).stack ?? error}`);
       }
-      options.log?.(`journey ${counts.journeys}: ${plan.matches.length} match(es), ${Date.now() - t0} ms, ${journey.broken.length ? `${journey.broken.length} broken` : 'ok'}`);
+      const clocks = clocked ? ` (${clocked} clocked, ${absences} absence(s) planned)` : '';
+      const broken = journey.broken.length ? `${journey.broken.length} broken: ${journey.broken.slice(0, 3).map((b) => short(b, 300)).join(' | ')}` : 'ok';
+      options.log?.(`journey ${counts.journeys}: ${plan.matches.length} match(es)${clocks}, ${Date.now() - t0} ms, ${broken}`);
       if (journey.broken.length === 0) return true;
       counts.failedJourneys++;
       const promises = new Set(journey.broken.map((line) => /^\[(\w+)\]/.exec(line)?.[1] ?? 'other'));
@@ -1476,10 +2054,11 @@ export async function runJourneys(options: RunJourneysOptions): Promise<JourneyR
 
 /**
  * Settings of the journeys' api instances: a bot turn left by a stopping instance is swept up within
- * a second (not ten), and an analysis solves within a small node budget (some values stay null).
+ * a second (not ten), an analysis solves within a small node budget (some values stay null), and a
+ * stand-in plays greedily (the strong bot's sampling would cost the journeys their CPU).
  */
 function journeyEnv(): () => void {
-  const settings: Record<string, string> = { BOT_SWEEP_MS: '500', ANALYSIS_MAX_NODES: '20000' };
+  const settings: Record<string, string> = { BOT_SWEEP_MS: '500', ANALYSIS_MAX_NODES: '20000', STAND_IN_BOT: 'greedy' };
   const before = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
   for (const [k, v] of Object.entries(settings)) process.env[k] ??= v;
   return () => {

@@ -5,6 +5,7 @@ import { AdminModule } from './admin/admin.module';
 import { AnalysisModule } from './analysis/analysis.module';
 import { appConfig } from './config/app.config';
 import { BotsModule } from './bots/bots.module';
+import { ClocksModule } from './clocks/clocks.module';
 import { DatabaseModule } from './database/database.module';
 import { DocsModule } from './docs/docs.module';
 import { ForkModule } from './fork/fork.module';
@@ -18,6 +19,9 @@ import { MetricsModule } from './metrics/metrics.module';
 import { NotationModule } from './notation/notation.module';
 import { ProblemFilter } from './problem/problem.filter';
 import { PlayModule } from './play/play.module';
+import { PlayersModule } from './players/players.module';
+import { RatingsModule } from './ratings/ratings.module';
+import { RematchModule } from './rematch/rematch.module';
 import { ReplayModule } from './replay/replay.module';
 import { ViewerModule } from './viewer/viewer.module';
 
@@ -47,9 +51,13 @@ export class AppModule {
         LiveModule,
         LobbyModule,
         BotsModule,
+        ClocksModule,
         AdminModule,
         ReplayModule,
         ForkModule,
+        RematchModule,
+        PlayersModule,
+        RatingsModule,
         NotationModule,
         AnalysisModule,
         ViewerModule,

@@ -12,6 +12,7 @@ import { edgeConfig, type EdgeConfig } from './config/edge.config';
 import { CONTACT, LICENSE } from './docs/about';
 import { methodNotAllowed } from './edge/allowed-methods';
 import { applyEdge } from './edge/edge';
+import { PlayersService } from './players/players.service';
 import { GracefulExpressAdapter } from './edge/http-adapter';
 import { jsonBody } from './edge/json-body';
 import { requestLog } from './edge/request-log';
@@ -46,7 +47,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   if (!options.quiet) app.useLogger(app.get(PinoNestLogger));
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
-  applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY));
+  const players = app.get(PlayersService);
+  applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY), (token) => players.playerForLimits(token));
   // Before the body parser: a method the path does not have is refused with its body unread. The
   // table it reads is complete once the app is initialised, before the first request.
   app.use(methodNotAllowed(adapter.routes));
@@ -76,11 +78,13 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addServer('/', 'this service')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A seat token from POST /api/matches.' }, 'seat')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' }, 'admin')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A player token from POST /api/players (or POST /api/players/me/tokens).' }, 'player')
     // Every tag an operation uses (@ApiTags), in the order Swagger UI lists them.
     .addTag('matches', "Create, list and read matches: public state, a seat's view, scorecard, the event log and its live stream, forks, the table.")
     .addTag('lobby', 'Fill the open seats of a waiting match, with people or bots.')
     .addTag('commands', 'What a seat does in a deal: cut, deal, contract, discard, play.')
     .addTag('replay and audit', 'Any moment of a match, its audit, export and notation, the replay viewer.')
+    .addTag('players', 'Player accounts: a name, personal access tokens, a public profile (docs/players.md).')
     .addTag('analysis', 'The double-dummy value of every card of a scored deal.')
     .addTag('admin', 'Maintenance of a deployment (rebuilding the projections), with its ADMIN_TOKEN.')
     .addTag('operations', 'Health and metrics, for load balancers and monitoring.')

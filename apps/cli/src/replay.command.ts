@@ -30,6 +30,7 @@ export async function replayCommand(matchId: string, options: { url: string; tok
         names = data.players.map((n: string | null) => n ?? '(open)');
         console.log(`Match ${matchId}: ${names.map((n, s) => `${s} ${n}`).join(', ')}; ${data.options.schedule}, ${data.options.scoring}${data.seeded ? ', seeded' : ''}`);
         if (data.forkedFrom) console.log(`  a fork of match ${data.forkedFrom.matchId} at version ${data.forkedFrom.version}`);
+        if (data.rematchOf) console.log(`  a rematch of match ${data.rematchOf}`);
         break;
       case 'SeatJoined':
         names[data.seat] = data.name;
@@ -67,6 +68,9 @@ export async function replayCommand(matchId: string, options: { url: string; tok
         break;
       case 'MatchFinished':
         console.log(`\nFinished: totals ${data.totals.join(' ')}; winner${data.winners.length > 1 ? 's' : ''} ${data.winners.map(who).join(', ')}`);
+        break;
+      case 'RematchOffered':
+        console.log(`${who(data.seat)} asked for a rematch: match ${data.matchId}`);
         break;
       default:
         break;

@@ -19,7 +19,7 @@ export function verifyCommand(file: string, options: { pin?: string } = {}): voi
     console.error(`${file} is not a ${EXPORT_FORMAT} document`);
     process.exit(1);
   }
-  // An export is made of a finished match only: one that does not end in MatchFinished is cut short.
+  // An export is made of a finished match only: one without MatchFinished (only a RematchOffered may follow it) is cut short.
   const report = auditMatch(doc, { finished: true, pin });
   console.log(`match ${report.matchId}: ${report.version} events, ${report.scoredDeals.length} deals scored${report.seeded ? ' (seeded: NOT provably fair)' : ''}`);
   if (report.forkedFrom) console.log(`  a fork of match ${report.forkedFrom.matchId} at version ${report.forkedFrom.version}`);

@@ -40,7 +40,7 @@ export interface AuditCheck {
 
 /** What the log is checked against, beyond itself. */
 export interface AuditExpectations {
-  /** The log must be a whole finished match (an export): it ends in MatchFinished. */
+  /** The log must be a whole finished match (an export): it ends in MatchFinished (and, maybe, RematchOffered). */
   finished?: boolean;
   /** The version the service recorded for the match elsewhere (its projection): the log must reach it. */
   recordedVersion?: number;
@@ -175,19 +175,24 @@ function hashedSeeded(events: ExportedEvent[]): boolean {
 /** The log is whole: nothing cut off its end, and the envelope says what the hashed events say. */
 function checkComplete(exported: ExportedMatch, seeded: boolean, expect: AuditExpectations): AuditCheck {
   const events = exported.events;
-  const last = events.at(-1);
   if (exported.seeded !== undefined && exported.seeded !== seeded) {
     return fail('complete', 1, `the document says seeded=${exported.seeded}, but the hashed MatchCreated says seeded=${seeded}`);
   }
   const finishedAt = events.findIndex((e) => e.type === 'MatchFinished');
-  if (finishedAt >= 0 && finishedAt !== events.length - 1) return fail('complete', finishedAt + 2, 'events follow MatchFinished');
-  if (expect.finished && last?.type !== 'MatchFinished') {
+  // After the end, only the offer of a rematch (the rules check that it comes once).
+  const after = finishedAt < 0 ? [] : events.slice(finishedAt + 1);
+  const trailing = after.findIndex((e) => e.type !== 'RematchOffered');
+  if (trailing >= 0) return fail('complete', finishedAt + trailing + 2, 'events follow MatchFinished');
+  if (expect.finished && finishedAt < 0) {
     return fail('complete', events.length + 1, `the log ends at version ${events.length} without MatchFinished: a finished match's log is cut short`);
   }
   if (expect.recordedVersion !== undefined && expect.recordedVersion > events.length) {
     return fail('complete', events.length + 1, `the service recorded version ${expect.recordedVersion}, but the log holds ${events.length} events: its end is missing`);
   }
-  const end = last?.type === 'MatchFinished' ? 'ends in MatchFinished' : `reaches the recorded version ${expect.recordedVersion ?? events.length}`;
+  const end =
+    finishedAt >= 0
+      ? `ends in MatchFinished${after.length > 0 ? ' (then RematchOffered)' : ''}`
+      : `reaches the recorded version ${expect.recordedVersion ?? events.length}`;
   return pass('complete', `the log ${end}; the seeded flag is the hashed one (${seeded})`);
 }
 
@@ -271,17 +276,38 @@ function checkDecks(doc: ExportedMatch, scored: Set<number>): AuditCheck {
   );
 }
 
+/**
+ * The command the recorded event `i` answers, for the events that start a decision. A timeout is
+ * decided with the times the log recorded (its own, and the turn's start: the event before it); a
+ * move the stand-in made says so in its metadata.
+ */
+function commandAt(events: ExportedEvent[], i: number): Command | null {
+  const e = asEvent(events[i]);
+  if (e.type === 'TurnTimedOut') return { type: 'timeOut', now: events[i].recordedAt, since: events[i - 1]?.recordedAt ?? '' };
+  if (e.type === 'SeatReturned') return { type: 'returnToSeat', seat: e.data.seat };
+  const command = commandOf(e);
+  return command !== null && events[i].metadata?.standIn === true ? { ...command, standIn: true } : command;
+}
+
 /** The command a recorded event answers, for the events that start a decision. */
 function commandOf(e: BismarckEvent): Command | null {
   switch (e.type) {
     case 'MatchCreated':
       return { type: 'createMatch', ...e.data };
     case 'SeatJoined':
-      return { type: 'joinSeat', seat: e.data.seat, name: e.data.name, ...(e.data.bot !== undefined ? { bot: e.data.bot } : {}) };
+      return {
+        type: 'joinSeat',
+        seat: e.data.seat,
+        name: e.data.name,
+        ...(e.data.bot !== undefined ? { bot: e.data.bot } : {}),
+        ...(e.data.account !== undefined ? { account: e.data.account } : {}),
+      };
     case 'TableAbandoned':
       return { type: 'abandonTable' };
     case 'DealStarted':
       return { type: 'deal', seat: e.data.dealer, deck: e.data.deck ?? [], ...(e.data.shuffle ? { shuffle: e.data.shuffle } : {}) };
+    case 'RematchOffered':
+      return { type: 'offerRematch', seat: e.data.seat, matchId: e.data.matchId };
     default:
       return recordedMove(e);
   }
@@ -317,7 +343,7 @@ function checkRules(events: ExportedEvent[]): AuditCheck {
   let i = 0;
   while (i < events.length) {
     const logged = asEvent(events[i]);
-    const command = commandOf(logged);
+    const command = commandAt(events, i);
     if (command === null) return fail('rules', events[i].version, `${logged.type} at version ${events[i].version} does not follow from any command`);
     let produced: BismarckEvent[];
     try {

@@ -25,8 +25,10 @@ export interface StreamOptions {
 
 /**
  * The events of a match, live: those after `after`, then each new one as it is appended, in version
- * order with no gap and no duplicate. Ends after MatchFinished, or TableAbandoned for a lobby table
- * closed unfilled (or when `signal` aborts).
+ * order with no gap and no duplicate. Ends when the server ends the stream: after RematchOffered, or
+ * after MatchFinished once the rematch window (the server's REMATCH_WINDOW_MS) closes without one, or
+ * after TableAbandoned for a lobby table closed unfilled (or when `signal` aborts). To stop at the end
+ * of play, break on MatchFinished.
  */
 export async function* streamMatchEvents(baseUrl: string, matchId: string, options: StreamOptions = {}): AsyncGenerator<MatchEvent> {
   const doFetch = options.fetch ?? fetch;

@@ -245,6 +245,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/seats/{seat}/back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Come back to the table after being away (turn clocks)
+         * @description A seat that let its clock run out twice in a row is away: a stand-in bot plays its turns at once. This appends `SeatReturned` and the seat plays its own turns again, its clock running. Any move of the seat does the same. The token must be that seat's.
+         */
+        post: operations["backToTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/matches/{id}/events/stream": {
         parameters: {
             query?: never;
@@ -254,7 +274,7 @@ export interface paths {
         };
         /**
          * The event log as Server-Sent Events, live
-         * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` (or `TableAbandoned`, a lobby table closed unfilled) the server sends `event: end` and closes; reconnecting to such a match at its last version answers 204, which tells an EventSource to stop.
+         * @description The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with no gap and no duplicate. `event: presence` (data `{ connected: [bool, bool, bool] }`, no `id:`) tells which seats have a live stream open: once first, then at each change; a stream opened with a seat token (or the bound player's token) makes that seat connected while it is open. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` the stream stays open for `REMATCH_WINDOW_MS` (5 min) for the match's `RematchOffered` (docs/clients.md, "Rematch"): after it, or when the window closes without one, the server sends `event: end` and closes; after `TableAbandoned` (a lobby table closed unfilled), at once. Reconnecting at the last version of such a match answers 204, which tells an EventSource to stop.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -276,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Take an open seat of a waiting match
-         * @description Answers the seat's token, shown only here. The match starts (status `playing`) when the last open seat is taken; until then every command is refused with `MATCH_NOT_STARTED`. Open tables: `GET /api/matches?status=waiting`.
+         * @description Answers the seat's token, shown only here. The match starts (status `playing`) when the last open seat is taken; until then every command is refused with `MATCH_NOT_STARTED`. Open tables: `GET /api/matches?status=waiting`. With a player token (`Authorization: Bearer bskp_…`, or a JWT of the deployment's OIDC_ISSUER) the seat is bound to that player (docs/players.md): the name may then be left out, and the player's token acts for the seat from any device; a player holds at most one seat of a match (409 `ALREADY_SEATED`).
          */
         post: operations["joinSeat"];
         delete?: never;
@@ -405,6 +425,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play again: the next match with the same players, bots and options, the first dealer one seat on
+         * @description By a seat of a finished match (its seat token). The first call appends `RematchOffered { matchId, seat }` to the finished match, so every page still following its live stream learns the new match's id, and creates that match (provably fair, even after a seeded match or a fork; its `MatchCreated` says `rematchOf`). Every later call, by any seat, answers the same match: a match has one rematch, and the call is idempotent by itself (no `Idempotency-Key` needed). Each person keeps their seat token: it acts for the same seat in the rematch, so the answer's `seats` holds the caller's seat only, with the token it called with. docs/clients.md, "Rematch".
+         */
+        post: operations["rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a player: a name, and a personal access token shown only once
+         * @description The account is an event stream of its own (`PlayerRegistered`, `TokenIssued`). The token acts as the player on every route that takes a player token; keep it like a password (only its SHA-256 is stored). docs/players.md.
+         */
+        post: operations["createPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own profile (by its player token)
+         * @description The same public profile as `GET /api/players/{playerId}`, found by the token: a client learns whose token it holds.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account: every token stops working, and the name is shown as "deleted player"
+         * @description Appends `PlayerDeleted` to the player's own stream; the log is not rewritten (match events name the player by id only).
+         */
+        delete: operations["deleteMe"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the name shown for the player
+         * @description Appends `PlayerRenamed` to the player's stream; the same name again appends nothing. Tables the player sat at keep the name they were played with.
+         */
+        patch: operations["renameMe"];
+        trace?: never;
+    };
+    "/api/players/me/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's matches: those where it is the player's turn first, then the latest moved
+         * @description Every match with a seat bound to the player (created with `{ "player": … }` or joined with the player token), from any device. The player's token acts for those seats on every match route (`/view`, the commands, the live stream). One page at a time: pass `nextCursor` as `cursor`.
+         */
+        get: operations["getMyMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Another token for the same player (a second device or client), shown only once
+         * @description Appends `TokenIssued { tokenId }` (the log never holds a token or its hash). A player holds at most 20 tokens at once.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/me/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the player's tokens: it answers 401 from the moment this answers, on every instance
+         * @description Appends `TokenRevoked`; the token's hash is removed in the same transaction. A token may revoke itself.
+         */
+        delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's public profile (no tokens)
+         * @description Anyone may read it. A deleted account answers with the name "deleted player" and `deleted: true`.
+         */
+        get: operations["getPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/{playerId}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's finished matches (public), the latest first
+         * @description The same items as `GET /api/players/me/matches?status=finished`, for anyone: what a finished match shows is public.
+         */
+        get: operations["getPlayerMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ratings list: players and bot kinds, best ordinal first
+         * @description A finished match is rated when every seat is a registered player or a bot and it is neither seeded nor a fork: OpenSkill (Plackett–Luce) on the final totals, ties sharing a rank, applied in the commit order of the matches' ends. Each bot kind is an identity of its own (`bot:strong`, …). The list follows the log a moment behind (a projection).
+         */
+        get: operations["listRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/matches/{id}/notation": {
         parameters: {
             query?: never;
@@ -494,7 +702,7 @@ export interface paths {
         };
         /**
          * The playable table (HTML)
-         * @description Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab's session storage and removes it from the address bar). Without a token, a waiting match offers its open seats. Follows the match live; every action by mouse or keyboard.
+         * @description Plays one seat of a match: open it with `#token=<seat token>` (the fragment never reaches the server; the page keeps the token in the tab's session storage, and in the browser's local storage until the match ends, and removes it from the address bar). Without a token, a seat this browser held is offered back, else a waiting match offers its open seats. Follows the match live; every action by mouse or keyboard.
          */
         get: operations["getPlayTable"];
         put?: never;
@@ -564,7 +772,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_HTTP" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "VERSION_NOT_FORKABLE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_HTTP" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "PLAYER_NOT_FOUND" | "TOKEN_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "ALREADY_SEATED" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "SEAT_NOT_AWAY" | "TOO_MANY_TOKENS" | "REMATCH_OFFERED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "VERSION_NOT_FORKABLE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
             /**
              * @description The path of the request that failed.
              * @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play
@@ -610,6 +818,27 @@ export interface components {
              */
             name?: string;
         };
+        AccountSeatDto: {
+            /**
+             * @description The caller's own player id: the request must carry that player's token (another player's id is 403).
+             * @example pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a
+             */
+            player: string;
+        };
+        /** @description A turn clock: how long a person may take for a decision, and what happens then (docs/clients.md, "Turn clocks"). */
+        ClockOptionDto: {
+            /**
+             * @description Seconds from the start of a turn to its deadline.
+             * @example 60
+             */
+            turnSeconds: number;
+            /**
+             * @description standIn: a bot makes that decision for the seat; two timeouts in a row make the seat away (the bot plays its turns at once until the person acts again).
+             * @default standIn
+             * @enum {string}
+             */
+            onTimeout?: "standIn";
+        };
         MatchOptionsDto: {
             /**
              * @description The match schedule (docs/rules.md §6).
@@ -650,17 +879,19 @@ export interface components {
              * @enum {string}
              */
             fourthRound?: "none" | "freeTrump" | "freeTrumpBlind";
+            /** @description A turn clock for the persons at the table; left out, a match waits for every seat as long as it takes. */
+            clock?: components["schemas"]["ClockOptionDto"];
         };
         CreateMatchDto: {
             /**
-             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters, not only spaces.
+             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters, not only spaces. `{ "player": "pl-…" }` binds the seat to the caller's own player account (docs/players.md): the request then carries that player's token, the seat is named after the account, and the player's token acts for it from any device (the seat's own token is given too).
              * @example [
              *       "Astrid",
              *       "Bjørn",
              *       "Cecilia"
              *     ]
              */
-            players: ((string | null) | components["schemas"]["BotSeatDto"])[];
+            players: ((string | null) | components["schemas"]["BotSeatDto"] | components["schemas"]["AccountSeatDto"])[];
             /**
              * @description The match options (docs/rules.md §8); each one left out takes its default.
              * @example {
@@ -673,6 +904,19 @@ export interface components {
              * @example club-night-42
              */
             seed?: string;
+        };
+        /** @description A match's turn clock, as answers and events give it. */
+        ClockOptionViewDto: {
+            /**
+             * @description Seconds from the start of a turn to its deadline.
+             * @example 60
+             */
+            turnSeconds: number;
+            /**
+             * @description standIn: a bot makes that decision for the seat; two timeouts in a row make the seat away (the bot plays its turns at once until the person acts again).
+             * @enum {string}
+             */
+            onTimeout: "standIn";
         };
         MatchOptionsViewDto: {
             /**
@@ -704,6 +948,8 @@ export interface components {
              * @enum {string}
              */
             fourthRound: "none" | "freeTrump" | "freeTrumpBlind";
+            /** @description Only for a match with a turn clock. */
+            clock?: components["schemas"]["ClockOptionViewDto"];
         };
         SeatTokenDto: {
             /**
@@ -875,6 +1121,11 @@ export interface components {
              * @example null
              */
             bot: string | null;
+            /**
+             * @description The player account the seat is bound to (docs/players.md): only on a bound seat.
+             * @example pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a
+             */
+            player?: string;
         };
         PlayedCardDto: {
             /**
@@ -908,6 +1159,23 @@ export interface components {
              * @example k7Qz-42
              */
             cut: string | null;
+        };
+        TurnClockDto: {
+            /**
+             * @description The person to act.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * Format: date-time
+             * @description When its time runs out: when the turn began (the last event) plus `turnSeconds`. Then `TurnTimedOut`, and a stand-in bot makes the decision.
+             */
+            deadline: string;
+            /**
+             * @description The match's `options.clock.turnSeconds`.
+             * @example 60
+             */
+            turnSeconds: number;
         };
         CheckpointDto: {
             /**
@@ -1044,6 +1312,32 @@ export interface components {
             forkedFrom: components["schemas"]["ForkedFromDto"] | null;
             /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
             fairness: components["schemas"]["FairnessDto"];
+            /**
+             * @description Per seat: away after two timeouts in a row; a stand-in bot plays its turns at once until the person acts again (or POST …/seats/{seat}/back).
+             * @example [
+             *       false,
+             *       true,
+             *       false
+             *     ]
+             */
+            away: boolean[];
+            /**
+             * @description Per seat: a live stream opened with that seat's credential (its seat token, or its player's token) is open now, on any instance of the service. Not a game fact (never in the log, nor in a replay); it changes with no new `version` (the `ETag` shows it too), and the live stream sends each change as `event: presence`.
+             * @example [
+             *       true,
+             *       false,
+             *       true
+             *     ]
+             */
+            connected: boolean[];
+            /** @description The turn clock running for the person to act; null without a clock, on a bot's turn, or while a stand-in plays. */
+            clock: components["schemas"]["TurnClockDto"] | null;
+            /**
+             * Format: uuid
+             * @description A finished match whose rematch was asked for (POST …/rematch): the new match, where each person acts with the seat token they hold here; else null.
+             * @example null
+             */
+            rematch: string | null;
             /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
             checkpoint: components["schemas"]["CheckpointDto"];
         };
@@ -1238,6 +1532,32 @@ export interface components {
             forkedFrom: components["schemas"]["ForkedFromDto"] | null;
             /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
             fairness: components["schemas"]["FairnessDto"];
+            /**
+             * @description Per seat: away after two timeouts in a row; a stand-in bot plays its turns at once until the person acts again (or POST …/seats/{seat}/back).
+             * @example [
+             *       false,
+             *       true,
+             *       false
+             *     ]
+             */
+            away: boolean[];
+            /**
+             * @description Per seat: a live stream opened with that seat's credential (its seat token, or its player's token) is open now, on any instance of the service. Not a game fact (never in the log, nor in a replay); it changes with no new `version` (the `ETag` shows it too), and the live stream sends each change as `event: presence`.
+             * @example [
+             *       true,
+             *       false,
+             *       true
+             *     ]
+             */
+            connected: boolean[];
+            /** @description The turn clock running for the person to act; null without a clock, on a bot's turn, or while a stand-in plays. */
+            clock: components["schemas"]["TurnClockDto"] | null;
+            /**
+             * Format: uuid
+             * @description A finished match whose rematch was asked for (POST …/rematch): the new match, where each person acts with the seat token they hold here; else null.
+             * @example null
+             */
+            rematch: string | null;
             /** @description The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there. */
             checkpoint: components["schemas"]["CheckpointDto"];
             /**
@@ -1391,8 +1711,23 @@ export interface components {
              *     ]
              */
             bots?: (string | null)[];
+            /**
+             * @description Only when some seat is bound to a player account (docs/players.md): per seat its player id, else null.
+             * @example [
+             *       "pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a",
+             *       null,
+             *       null
+             *     ]
+             */
+            accounts?: (string | null)[];
             /** @description Only in a fork (always seeded): the finished match and the version it starts from. */
             forkedFrom?: components["schemas"]["ForkedFromDto"];
+            /**
+             * Format: uuid
+             * @description Only in a rematch (POST /api/matches/{id}/rematch): the finished match it follows, whose `RematchOffered` names this one.
+             * @example 6cc03a75-fc0a-4a44-9953-ff256c06fc3f
+             */
+            rematchOf?: string;
         };
         /** @description A `MatchCreated` event: its `data`. */
         MatchCreatedEventDto: {
@@ -1421,6 +1756,11 @@ export interface components {
              * @example greedy
              */
             bot?: string;
+            /**
+             * @description Only for a person who joined with a player token: the player account the seat is bound to.
+             * @example pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a
+             */
+            account?: string;
         };
         /** @description A `SeatJoined` event: its `data`. */
         SeatJoinedEventDto: {
@@ -1935,6 +2275,71 @@ export interface components {
             /** @description What happened. */
             data: components["schemas"]["MatchFinishedDataDto"];
         };
+        /** @description The seat to act let its turn clock run out: a stand-in bot makes this decision for it (the events of that move carry `standIn: true`). The second in a row makes the seat away. */
+        TurnTimedOutDataDto: {
+            /**
+             * @description The seat whose time ran out.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * Format: date-time
+             * @description The deadline it missed: when its turn began plus `clock.turnSeconds`.
+             */
+            deadline: string;
+        };
+        /** @description A `TurnTimedOut` event: its `data`. */
+        TurnTimedOutEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "TurnTimedOut";
+            /** @description What happened. */
+            data: components["schemas"]["TurnTimedOutDataDto"];
+        };
+        /** @description A seat that was away is back: it acted itself, or said so (POST /api/matches/{id}/seats/{seat}/back). */
+        SeatReturnedDataDto: {
+            /**
+             * @description The seat back at the table.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+        };
+        /** @description A `SeatReturned` event: its `data`. */
+        SeatReturnedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "SeatReturned";
+            /** @description What happened. */
+            data: components["schemas"]["SeatReturnedDataDto"];
+        };
+        /** @description After `MatchFinished`, at most once: a seat asked for the next match (same players, bots and options; dealer rotated). */
+        RematchOfferedDataDto: {
+            /**
+             * Format: uuid
+             * @description The rematch's id: each person of this match acts there with the seat token they hold here (docs/clients.md, "Rematch").
+             * @example 2f9d7a10-3c4b-4e5f-8a6b-7c8d9e0f1a2b
+             */
+            matchId: string;
+            /**
+             * @description The seat that asked.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+        };
+        /** @description A `RematchOffered` event: its `data`. */
+        RematchOfferedEventDto: {
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "RematchOffered";
+            /** @description What happened. */
+            data: components["schemas"]["RematchOfferedDataDto"];
+        };
         EventDto: {
             /**
              * @description Its version: its place in the match's log, from 1, with no gap.
@@ -1946,7 +2351,7 @@ export interface components {
              * @example CardPlayed
              * @enum {string}
              */
-            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
+            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished" | "TurnTimedOut" | "SeatReturned" | "RematchOffered";
             /**
              * Format: date-time
              * @description When it was appended.
@@ -1957,7 +2362,12 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             hash?: string;
-        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"]);
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
+        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"] | components["schemas"]["TurnTimedOutEventDto"] | components["schemas"]["SeatReturnedEventDto"] | components["schemas"]["RematchOfferedEventDto"]);
         EventPageDto: {
             /** @description The events after `after`, oldest first, as the caller may see them. */
             events: components["schemas"]["EventDto"][];
@@ -2025,10 +2435,10 @@ export interface components {
         };
         JoinSeatDto: {
             /**
-             * @description The name shown for this seat: 1 to 40 printable characters, not only spaces.
+             * @description The name shown for this seat: 1 to 40 printable characters, not only spaces. Required, unless the request carries a player token (`Authorization: Bearer bskp_…`): the seat is then bound to that player and named after the account unless a name is given.
              * @example Bjørn
              */
-            name: string;
+            name?: string;
         };
         SeatJoinedDto: {
             /**
@@ -2224,6 +2634,23 @@ export interface components {
             /** @description The next deck's commitment and cut while the match waits for a deal (docs/fairness.md). */
             fairness: components["schemas"]["FairnessDto"];
             /**
+             * @description Per seat: away after two timeouts in a row; a stand-in bot plays its turns at once until the person acts again (or POST …/seats/{seat}/back).
+             * @example [
+             *       false,
+             *       true,
+             *       false
+             *     ]
+             */
+            away: boolean[];
+            /** @description The turn clock running for the person to act; null without a clock, on a bot's turn, or while a stand-in plays. */
+            clock: components["schemas"]["TurnClockDto"] | null;
+            /**
+             * Format: uuid
+             * @description A finished match whose rematch was asked for (POST …/rematch): the new match, where each person acts with the seat token they hold here; else null.
+             * @example null
+             */
+            rematch: string | null;
+            /**
              * @description The seat this view is for.
              * @enum {integer}
              */
@@ -2355,7 +2782,7 @@ export interface components {
              * @example CardPlayed
              * @enum {string}
              */
-            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished";
+            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished" | "TurnTimedOut" | "SeatReturned" | "RematchOffered";
             /**
              * @description What the service recorded beside the event.
              * @example {
@@ -2380,7 +2807,7 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             hash: string;
-        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"]);
+        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"] | components["schemas"]["TurnTimedOutEventDto"] | components["schemas"]["SeatReturnedEventDto"] | components["schemas"]["RematchOfferedEventDto"]);
         ExportDto: {
             /**
              * @description The document format.
@@ -2434,6 +2861,209 @@ export interface components {
             status: "playing" | "finished";
             /** @description The match forked and the version asked (also in the fork's `MatchCreated`). */
             forkedFrom: components["schemas"]["ForkedFromDto"];
+        };
+        RematchSeatDto: {
+            /**
+             * @description The seat.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description Its player.
+             * @example Astrid
+             */
+            name: string;
+            /**
+             * @description The token the caller sent: its seat token (`bsk_…`), which acts for the same seat in the rematch, or its player token (`bskp_…`) for a seat bound to its account.
+             * @example bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA
+             */
+            token: string;
+        };
+        RematchCreatedDto: {
+            /**
+             * Format: uuid
+             * @description The match id (a lowercase UUID).
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            id: string;
+            /**
+             * @description The match version after creation (its events so far).
+             * @example 2
+             */
+            version: number;
+            /** @description Every option of the match, defaults filled in. */
+            options: components["schemas"]["MatchOptionsViewDto"];
+            /**
+             * @description The dealer of the first deal, drawn at random (or from the seed).
+             * @enum {integer}
+             */
+            firstDealer: 0 | 1 | 2;
+            /** @description The seats the service plays (no token: nobody else acts for them). Empty when none. */
+            bots: components["schemas"]["BotSeatViewDto"][];
+            /** @description Always false: a rematch deals provably fair decks, even after a seeded match or a fork. */
+            seeded: boolean;
+            /**
+             * @description `playing`; `finished` only when the rematch was played to its end before this call.
+             * @enum {string}
+             */
+            status: "playing" | "finished";
+            /** @description The caller's seat only (the same seat number as in the finished match), with the token it called with: each person keeps their token for the rematch, and no one is shown another's. */
+            seats: components["schemas"]["RematchSeatDto"][];
+            /**
+             * Format: uuid
+             * @description The finished match this one follows (its `RematchOffered` names this one).
+             * @example 6cc03a75-fc0a-4a44-9953-ff256c06fc3f
+             */
+            rematchOf: string;
+        };
+        CreatePlayerDto: {
+            /**
+             * @description The name shown at the table: 1 to 40 printable characters, not only spaces.
+             * @example Astrid
+             */
+            name: string;
+        };
+        PlayerCreatedDto: {
+            /**
+             * @description A personal access token of the player (`bskp_` and 32 base64url characters, a prefix secret scanners can look for), shown only once: send it as `Authorization: Bearer <token>`. Only its SHA-256 is kept.
+             * @example bskp_Vq3nY0cJ8mC2fT6kP1xR9wL4hD7sA5eB
+             */
+            token: string;
+            /**
+             * @description The token's public id, to revoke it with `DELETE /api/players/me/tokens/{tokenId}`.
+             * @example tok_Zb4X0aQm9k2L
+             */
+            tokenId: string;
+            /**
+             * @description The player's id (`pl-` and a UUID): public, shown at the tables the player sits at.
+             * @example pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a
+             */
+            id: string;
+            /**
+             * @description The name shown at the table.
+             * @example Astrid
+             */
+            name: string;
+        };
+        RatingDto: {
+            /**
+             * @description OpenSkill mean (Weng-Lin, Plackett–Luce).
+             * @example 25
+             */
+            mu: number;
+            /**
+             * @description OpenSkill uncertainty.
+             * @example 8.333333333333334
+             */
+            sigma: number;
+            /**
+             * @description mu − 3·sigma: what the ratings list is ordered by.
+             * @example 0
+             */
+            ordinal: number;
+        };
+        PlayerProfileDto: {
+            /**
+             * @description The player's id (`pl-` and a UUID): public, shown at the tables the player sits at.
+             * @example pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a
+             */
+            id: string;
+            /**
+             * @description The name shown at the table ("deleted player" once the account is deleted).
+             * @example Astrid
+             */
+            name: string;
+            /** @description The player's rating: OpenSkill's prior (mu 25, sigma 25/3) until a first rated match. */
+            rating: components["schemas"]["RatingDto"];
+            /**
+             * @description Finished matches the player sat in (a seat bound to the account).
+             * @example 0
+             */
+            matches: number;
+            /** @description True once the account is deleted. */
+            deleted: boolean;
+            /**
+             * Format: date-time
+             * @description When the player registered.
+             */
+            createdAt: string;
+        };
+        RenamePlayerDto: {
+            /**
+             * @description The name shown at the table: 1 to 40 printable characters, not only spaces.
+             * @example Astrid
+             */
+            name: string;
+        };
+        PlayerMatchDto: {
+            /**
+             * Format: uuid
+             * @description The match id.
+             * @example 0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a
+             */
+            id: string;
+            /**
+             * @description The player's seat in it.
+             * @enum {integer}
+             */
+            seat: 0 | 1 | 2;
+            /**
+             * @description The match status.
+             * @enum {string}
+             */
+            status: "waiting" | "playing" | "finished" | "abandoned";
+            /** @description True when the player's seat is the one to act now. */
+            yourTurn: boolean;
+            /** @description The two other seats: names, bots, bound players. */
+            opponents: components["schemas"]["SeatNameDto"][];
+            /**
+             * Format: date-time
+             * @description When the match last moved.
+             */
+            updatedAt: string;
+        };
+        PlayerMatchListDto: {
+            /** @description The player's matches: those where it is the player's turn first, then the latest moved. */
+            items: components["schemas"]["PlayerMatchDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        PlayerTokenDto: {
+            /**
+             * @description A personal access token of the player (`bskp_` and 32 base64url characters, a prefix secret scanners can look for), shown only once: send it as `Authorization: Bearer <token>`. Only its SHA-256 is kept.
+             * @example bskp_Vq3nY0cJ8mC2fT6kP1xR9wL4hD7sA5eB
+             */
+            token: string;
+            /**
+             * @description The token's public id, to revoke it with `DELETE /api/players/me/tokens/{tokenId}`.
+             * @example tok_Zb4X0aQm9k2L
+             */
+            tokenId: string;
+        };
+        RatingEntryDto: {
+            /**
+             * @description A player id (`pl-<uuid>`), or `bot:<strategy>` for a kind of bot (every seat played with that strategy).
+             * @example bot:strong
+             */
+            id: string;
+            /**
+             * @description The player's current name ("deleted player" once deleted), or the bot kind's name ("Strong bot").
+             * @example Strong bot
+             */
+            name: string;
+            /** @description The OpenSkill rating after every rated match so far, in commit order. */
+            rating: components["schemas"]["RatingDto"];
+            /**
+             * @description Rated matches that moved this rating.
+             * @example 3
+             */
+            matches: number;
+        };
+        RatingListDto: {
+            /** @description Best first: ordinal descending, then id (code-point order). */
+            items: components["schemas"]["RatingEntryDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
         };
         AnalysisPendingDto: {
             /**
@@ -2631,8 +3261,11 @@ export type SchemaFieldErrorDto = components['schemas']['FieldErrorDto'];
 export type SchemaNearestForkableDto = components['schemas']['NearestForkableDto'];
 export type SchemaProblemDto = components['schemas']['ProblemDto'];
 export type SchemaBotSeatDto = components['schemas']['BotSeatDto'];
+export type SchemaAccountSeatDto = components['schemas']['AccountSeatDto'];
+export type SchemaClockOptionDto = components['schemas']['ClockOptionDto'];
 export type SchemaMatchOptionsDto = components['schemas']['MatchOptionsDto'];
 export type SchemaCreateMatchDto = components['schemas']['CreateMatchDto'];
+export type SchemaClockOptionViewDto = components['schemas']['ClockOptionViewDto'];
 export type SchemaMatchOptionsViewDto = components['schemas']['MatchOptionsViewDto'];
 export type SchemaSeatTokenDto = components['schemas']['SeatTokenDto'];
 export type SchemaBotSeatViewDto = components['schemas']['BotSeatViewDto'];
@@ -2644,6 +3277,7 @@ export type SchemaSeatNameDto = components['schemas']['SeatNameDto'];
 export type SchemaPlayedCardDto = components['schemas']['PlayedCardDto'];
 export type SchemaLastTrickDto = components['schemas']['LastTrickDto'];
 export type SchemaFairnessDto = components['schemas']['FairnessDto'];
+export type SchemaTurnClockDto = components['schemas']['TurnClockDto'];
 export type SchemaCheckpointDto = components['schemas']['CheckpointDto'];
 export type SchemaPublicStateDto = components['schemas']['PublicStateDto'];
 export type SchemaDealActionDto = components['schemas']['DealActionDto'];
@@ -2686,6 +3320,12 @@ export type SchemaSeedRevealedDataDto = components['schemas']['SeedRevealedDataD
 export type SchemaSeedRevealedEventDto = components['schemas']['SeedRevealedEventDto'];
 export type SchemaMatchFinishedDataDto = components['schemas']['MatchFinishedDataDto'];
 export type SchemaMatchFinishedEventDto = components['schemas']['MatchFinishedEventDto'];
+export type SchemaTurnTimedOutDataDto = components['schemas']['TurnTimedOutDataDto'];
+export type SchemaTurnTimedOutEventDto = components['schemas']['TurnTimedOutEventDto'];
+export type SchemaSeatReturnedDataDto = components['schemas']['SeatReturnedDataDto'];
+export type SchemaSeatReturnedEventDto = components['schemas']['SeatReturnedEventDto'];
+export type SchemaRematchOfferedDataDto = components['schemas']['RematchOfferedDataDto'];
+export type SchemaRematchOfferedEventDto = components['schemas']['RematchOfferedEventDto'];
 export type SchemaEventDto = components['schemas']['EventDto'];
 export type SchemaEventPageDto = components['schemas']['EventPageDto'];
 export type SchemaCutDto = components['schemas']['CutDto'];
@@ -2705,6 +3345,18 @@ export type SchemaAuditDto = components['schemas']['AuditDto'];
 export type SchemaExportedEventDto = components['schemas']['ExportedEventDto'];
 export type SchemaExportDto = components['schemas']['ExportDto'];
 export type SchemaForkCreatedDto = components['schemas']['ForkCreatedDto'];
+export type SchemaRematchSeatDto = components['schemas']['RematchSeatDto'];
+export type SchemaRematchCreatedDto = components['schemas']['RematchCreatedDto'];
+export type SchemaCreatePlayerDto = components['schemas']['CreatePlayerDto'];
+export type SchemaPlayerCreatedDto = components['schemas']['PlayerCreatedDto'];
+export type SchemaRatingDto = components['schemas']['RatingDto'];
+export type SchemaPlayerProfileDto = components['schemas']['PlayerProfileDto'];
+export type SchemaRenamePlayerDto = components['schemas']['RenamePlayerDto'];
+export type SchemaPlayerMatchDto = components['schemas']['PlayerMatchDto'];
+export type SchemaPlayerMatchListDto = components['schemas']['PlayerMatchListDto'];
+export type SchemaPlayerTokenDto = components['schemas']['PlayerTokenDto'];
+export type SchemaRatingEntryDto = components['schemas']['RatingEntryDto'];
+export type SchemaRatingListDto = components['schemas']['RatingListDto'];
 export type SchemaAnalysisPendingDto = components['schemas']['AnalysisPendingDto'];
 export type SchemaCardAnalysisDto = components['schemas']['CardAnalysisDto'];
 export type SchemaParDto = components['schemas']['ParDto'];
@@ -2786,14 +3438,14 @@ export interface operations {
     listMatches: {
         parameters: {
             query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
                 /** @description Only matches with this status (`waiting`: open lobby tables). */
                 status?: "waiting" | "playing" | "finished" | "abandoned";
                 /** @description Only the forks of this match (POST /api/matches/{id}/fork), each of any version of it. */
                 forkedFrom?: string;
-                /** @description Matches per page. */
-                limit?: number;
-                /** @description The `nextCursor` of the previous page. */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2885,6 +3537,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
@@ -2947,7 +3617,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since. */
+                    /** @description The match version and the presence shown, e.g. `"42-010"` (version 42, seat 1 connected): `If-None-Match` answers 304 only when neither changed. Send it as `If-Match` on a command (only its version is compared) to act only if nothing happened since. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3042,7 +3712,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since. */
+                    /** @description The match version and the presence shown, e.g. `"42-010"` (version 42, seat 1 connected): `If-None-Match` answers 304 only when neither changed. Send it as `If-Match` on a command (only its version is compared) to act only if nothing happened since. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3320,7 +3990,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
+                /** @description Apply only if the match is still at this version, e.g. `"12"`, or a GET's `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3460,7 +4130,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
+                /** @description Apply only if the match is still at this version, e.g. `"12"`, or a GET's `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3596,7 +4266,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
+                /** @description Apply only if the match is still at this version, e.g. `"12"`, or a GET's `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3736,7 +4406,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
+                /** @description Apply only if the match is still at this version, e.g. `"12"`, or a GET's `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -3886,7 +4556,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Apply only if the match is still at this version, e.g. `"12"` (a GET's `ETag`); else 412. `*` asks for no version (RFC 9110). */
+                /** @description Apply only if the match is still at this version, e.g. `"12"`, or a GET's `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. `*` asks for no version (RFC 9110). */
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
@@ -4027,6 +4697,144 @@ export interface operations {
             };
         };
     };
+    backToTable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Apply only if the match is still at this version, e.g. `"12"`, or a GET's `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. `*` asks for no version (RFC 9110). */
+                "If-Match"?: string;
+                /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The match id. */
+                id: string;
+                /** @description The seat. */
+                seat: 0 | 1 | 2;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandResultDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `SEAT_NOT_AWAY`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     streamEvents: {
         parameters: {
             query?: {
@@ -4054,6 +4862,9 @@ export interface operations {
                     /**
                      * @example retry: 2000
                      *
+                     *     event: presence
+                     *     data: {"connected":[true,false,true]}
+                     *
                      *     id: 7
                      *     data: {"version":7,"type":"CardPlayed","at":"2026-01-01T12:00:00.000Z","data":{"deal":1,"trick":1,"seat":2,"card":"QH"}}
                      *
@@ -4062,7 +4873,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The match is finished (or its lobby table abandoned) and the caller has every event. */
+            /** @description The caller has every event and nothing more is awaited: a finished match with its rematch offered or its rematch window closed, or an abandoned lobby table. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4168,6 +4979,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
@@ -4177,7 +4997,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is one of `SEAT_TAKEN`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
+            /** @description Problem details; `code` is one of `SEAT_TAKEN`, `ALREADY_SEATED`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4820,6 +5640,955 @@ export interface operations {
             };
             /** @description Problem details; `code` is one of `VERSION_NOT_FORKABLE`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    rematch: {
+        parameters: {
+            query?: never;
+            header: {
+                authorization: string;
+            };
+            path: {
+                /** @description The match id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchCreatedDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `FORBIDDEN`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    createPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePlayerDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerCreatedDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfileDto"];
+                };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    deleteMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    renameMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenamePlayerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfileDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getMyMatches: {
+        parameters: {
+            query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description `playing`: matches still going on (lobby tables waiting for players included); `finished`: played to the end. Default: both. */
+                status?: "playing" | "finished";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerMatchListDto"];
+                };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerTokenDto"];
+                };
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `TOO_MANY_TOKENS`, `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id given with the token. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `TOKEN_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `UNSUPPORTED_MEDIA_TYPE`: the body was not sent as `application/json`. Nothing was done. */
+            415: {
+                headers: {
+                    /** @description The media type a POST body must have. */
+                    "Accept-Post"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's id (`pl-` and a UUID): public, shown at the tables the player sits at. */
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfileDto"];
+                };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `PLAYER_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getPlayerMatches: {
+        parameters: {
+            query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The player's id (`pl-` and a UUID): public, shown at the tables the player sits at. */
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerMatchListDto"];
+                };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is one of `PLAYER_NOT_FOUND`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    /** @description The tighter of the token and address limits: `limit=…, remaining=…, reset=…`. */
+                    RateLimit?: string;
+                    /** @description The limit and its window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    listRatings: {
+        parameters: {
+            query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingListDto"];
+                };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,6 +41,36 @@ describe('embedded PostgreSQL (PGlite)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("several connections at once each get their own answers: one's parameters, rows and transaction never mix with another's", async () => {
+    const db = await startEmbeddedPostgres({ dataDir: 'memory' });
+    const clients = Array.from({ length: 6 }, () => new Client({ connectionString: db.url }));
+    try {
+      await Promise.all(clients.map((c) => c.connect()));
+      await clients[0].query('CREATE TABLE counted (client int, n int)');
+      // Each client: parameterised queries (Parse, Bind, Execute, Sync), some in a transaction of its own.
+      const mixed: string[] = [];
+      await Promise.all(
+        clients.map(async (c, client) => {
+          for (let n = 0; n < 60; n++) {
+            const { rows } = await c.query('SELECT $1::int AS client, $2::text AS n', [client, `${client}:${n}`]);
+            if (rows[0]?.client !== client || rows[0]?.n !== `${client}:${n}`) mixed.push(`client ${client} asked ${n}, got ${JSON.stringify(rows[0])}`);
+            if (n % 10 === 0) {
+              await c.query('BEGIN');
+              await c.query('INSERT INTO counted VALUES ($1, $2)', [client, n]);
+              await c.query(client % 2 ? 'ROLLBACK' : 'COMMIT');
+            }
+          }
+        }),
+      );
+      expect(mixed).toEqual([]);
+      const kept = (await clients[0].query('SELECT client, count(*)::int AS rows FROM counted GROUP BY client ORDER BY client')).rows;
+      expect(kept).toEqual([0, 2, 4].map((client) => ({ client, rows: 6 })));
+    } finally {
+      await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+      await db.stop();
+    }
+  });
 });
 
 describe('resolveDatabaseUrl', () => {

@@ -56,6 +56,7 @@ const scratch = dataDir === 'scratch' ? fs.mkdtempSync(path.join(require('node:o
   const { PGLiteSocketServer } = require(socketPath);
   const { db, from } = dataDir === 'memory' || scratch ? await openThrowAway(PGlite) : { db: await PGlite.create(dataDir), from: 'directory' };
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: Number(port), maxConnections: Number(maxConnections) });
+  wholeBatches(server.queryQueue, db);
   await server.start();
   let stopping;
   const stop = () => (stopping ??= (async () => {
@@ -77,6 +78,50 @@ const scratch = dataDir === 'scratch' ? fs.mkdtempSync(path.join(require('node:o
   process.send?.({ error: String(err && err.stack || err) });
   process.exit(1);
 });
+
+// PGlite is one session. pglite-socket takes the connections' protocol messages in turn, one message at
+// a time, and keeps one connection's turn only inside a transaction: two connections' Parse, Bind,
+// Execute, Sync batches then interleave, and one connection's query runs with the other's parameters
+// or answers the other's rows (electric-sql/pglite#1046; with several api instances on one embedded
+// database, as the tests run them, a seat token was found in another match). Here a connection keeps its
+// turn from the first message of a batch to its Sync (or a simple Query), and a message that fails
+// fails alone instead of stopping the queue for good.
+function wholeBatches(queue, db) {
+  const midBatch = new Set();
+  queue.processQueue = async function () {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const owner = this.lastHandlerId;
+        const pinned = owner !== null && (midBatch.has(owner) || db.isInTransaction());
+        const at = pinned ? this.queue.findIndex((q) => q.handlerId === owner) : 0;
+        if (at === -1) break; // the owner's next message has not come yet: its enqueue starts the queue again
+        const [item] = this.queue.splice(at, 1);
+        let bytes = 0;
+        try {
+          await db.runExclusive(() => db.execProtocolRawStream(item.message, { onRawData: (data) => { bytes += data.length; item.onData(data); } }));
+          item.resolve(bytes);
+        } catch (err) {
+          item.reject(err);
+        }
+        this.lastHandlerId = item.handlerId;
+        // Sync (S), Query (Q) and Terminate (X) end a batch; a startup message (its length first: 0) is whole.
+        const kind = item.message[0];
+        if (kind === 0x53 || kind === 0x51 || kind === 0x58 || kind === 0) midBatch.delete(item.handlerId);
+        else midBatch.add(item.handlerId);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+  const clearTransaction = queue.clearTransactionIfNeeded.bind(queue);
+  queue.clearTransactionIfNeeded = async function (handlerId) {
+    midBatch.delete(handlerId); // gone mid-batch: the others go on
+    await clearTransaction(handlerId);
+    await this.processQueue();
+  };
+}
 
 // initdb takes ~3 s of WebAssembly. Unpacking a saved cluster into memory takes ~0.7 s; copying a
 // saved directory and opening the copy ~0.3 s (PGlite reads the files as it needs them).

@@ -16,7 +16,7 @@ import type {
   StoredEvent,
   StoredIdempotency,
 } from './types';
-import { Wakeups } from './wakeups';
+import { Wakeups, type ChannelHandler } from './wakeups';
 
 export interface EventStoreOptions {
   /**
@@ -334,6 +334,15 @@ export class EventStore implements SubscriptionSource {
   async listenForOthers(): Promise<void> {
     this.listeningForOthers ??= this.wakeups.add(() => undefined);
     await this.listeningForOthers;
+  }
+
+  /**
+   * Hears NOTIFY on another channel of the application's (e.g. presence) over the connection that
+   * listens for appends, on a real server; resolves once it listens. On the embedded database NOTIFY
+   * does not cross connections: nothing is heard, and the caller polls. Returns the way to stop.
+   */
+  listenTo(channel: string, handler: ChannelHandler): Promise<() => void> {
+    return this.wakeups.addChannel(channel, handler);
   }
 
   /** One round trip to the database (`SELECT 1`); rejects when it does not answer. */

@@ -6,6 +6,7 @@ export { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
 export { saveCheckpoint, loadCheckpoint, resetCheckpoint } from './checkpoints';
 export { rowsOf } from './rows';
 export { NOTIFY_CHANNEL } from './wakeups';
+export type { ChannelHandler } from './wakeups';
 export { START } from './types';
 export type {
   AppendOptions,

@@ -175,6 +175,27 @@ describe('subscriptions', () => {
     }
   });
 
+  it('with wakeups: false an append does not wake it: it reads on its poll, or when woken by hand', async () => {
+    const s = stream('nowake');
+    const delivered: StoredEvent[] = [];
+    const sub = store.subscribe({
+      from: START,
+      wakeups: false,
+      pollIntervalMs: 600_000,
+      handler: async (events) => void delivered.push(...events.filter((e) => e.streamId === s)),
+    });
+    try {
+      await sub.caughtUp();
+      await store.append(s, 0, [{ type: 'Quiet', data: {} }]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(delivered).toHaveLength(0);
+      await sub.caughtUp();
+      expect(delivered.map((e) => e.type)).toEqual(['Quiet']);
+    } finally {
+      await sub.stop();
+    }
+  });
+
   it('a subscription delivers every event exactly once in commit order across restarts from its checkpoint', async () => {
     const name = 'exactly-once';
     const streams = Array.from({ length: 5 }, () => stream('once'));

@@ -25,6 +25,11 @@ export interface SubscribeOptions {
   readonly batchSize?: number;
   /** Fallback poll when no wake-up arrives. Default 1000 ms. */
   readonly pollIntervalMs?: number;
+  /**
+   * Default true: each append's wake-up reads the feed at once. False: it polls only (and on wake());
+   * for a reader that may lag a moment, a read per poll rather than per append under load.
+   */
+  readonly wakeups?: boolean;
   /** Receives a batch in commit order and the checkpoint of its last event. A throw retries the batch. */
   readonly handler: (events: StoredEvent[], checkpoint: Checkpoint) => Promise<void>;
   readonly onError?: (err: unknown) => void;
@@ -80,7 +85,7 @@ export class Subscription {
     const onError = o.onError ?? ((err: unknown) => console.error('event-store subscription', o.name ?? '', err));
     const autoSave = o.name !== undefined && (o.checkpoints ?? 'auto') === 'auto';
     try {
-      this.unregister = await this.store.wakeups.add(() => this.wake());
+      if (o.wakeups ?? true) this.unregister = await this.store.wakeups.add(() => this.wake());
       while (!this.stopped && !this.position) {
         try {
           this.position = o.from ?? (o.name ? await loadCheckpoint(this.store.queryable, o.name) : undefined) ?? {

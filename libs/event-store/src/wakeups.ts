@@ -3,6 +3,12 @@ import { Client, type ClientConfig } from 'pg';
 export const NOTIFY_CHANNEL = 'es_events';
 
 /**
+ * A handler of another channel on the same LISTEN connection: called with each notification's payload,
+ * and with `undefined` after the connection was (re)established (what was sent while it was down is lost).
+ */
+export type ChannelHandler = (payload: string | undefined) => void;
+
+/**
  * Wakes this process's subscriptions. Appends made through the EventStore wake them directly (the
  * only way on the embedded database, where NOTIFY does not cross connections); on a real server a
  * dedicated connection also LISTENs, so appends from other processes wake them too. It reconnects
@@ -12,6 +18,8 @@ export const NOTIFY_CHANNEL = 'es_events';
  */
 export class Wakeups {
   private readonly listeners = new Set<() => void>();
+  /** Channels other than NOTIFY_CHANNEL that the same connection listens to (docs/architecture.md, "Presence"). */
+  private readonly channels = new Map<string, Set<ChannelHandler>>();
   private client: Client | undefined;
   private connecting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -30,12 +38,42 @@ export class Wakeups {
     await this.ensureListening().catch((err) => this.onError(err));
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0) void this.disconnect();
+      if (this.idle) void this.disconnect();
+    };
+  }
+
+  /**
+   * Listens to another channel on the same connection (none on the embedded database); resolves once
+   * LISTEN is in place. The name is the caller's constant: lowercase letters and underscores.
+   */
+  async addChannel(channel: string, handler: ChannelHandler): Promise<() => void> {
+    if (!/^[a-z_]+$/.test(channel) || channel === NOTIFY_CHANNEL) throw new Error(`not a channel name of its own: ${channel}`);
+    let handlers = this.channels.get(channel);
+    if (!handlers) this.channels.set(channel, (handlers = new Set()));
+    handlers.add(handler);
+    // Connected already: this channel is new to the connection.
+    if (this.client && handlers.size === 1) await this.client.query(`LISTEN ${channel}`).catch((err) => this.onError(err));
+    else await this.ensureListening().catch((err) => this.onError(err));
+    return () => {
+      handlers.delete(handler);
+      if (handlers.size === 0 && this.channels.get(channel) === handlers) {
+        this.channels.delete(channel);
+        void this.client?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      }
+      if (this.idle) void this.disconnect();
     };
   }
 
   wakeAll(): void {
     for (const listener of [...this.listeners]) listener();
+  }
+
+  private get idle(): boolean {
+    return this.listeners.size === 0 && this.channels.size === 0;
+  }
+
+  private hear(channel: string, payload: string | undefined): void {
+    for (const handler of [...(this.channels.get(channel) ?? [])]) handler(payload);
   }
 
   get listening(): boolean {
@@ -45,11 +83,12 @@ export class Wakeups {
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
+    this.channels.clear();
     await this.disconnect();
   }
 
   private ensureListening(): Promise<void> {
-    if (this.closed || this.client || this.listeners.size === 0) return Promise.resolve();
+    if (this.closed || this.client || this.idle) return Promise.resolve();
     this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
     return this.connecting;
   }
@@ -70,10 +109,11 @@ export class Wakeups {
     client.on('end', () => lost());
     client.on('notification', (msg) => {
       if (msg.channel === NOTIFY_CHANNEL) this.wakeAll();
+      else this.hear(msg.channel, msg.payload);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      for (const channel of [NOTIFY_CHANNEL, ...this.channels.keys()]) await client.query(`LISTEN ${channel}`);
     } catch (err) {
       client.removeAllListeners();
       client.on('error', () => undefined);
@@ -81,18 +121,21 @@ export class Wakeups {
       this.scheduleReconnect();
       throw err;
     }
-    if (this.closed || this.listeners.size === 0) {
+    if (this.closed || this.idle) {
       await client.end().catch(() => undefined);
       return;
     }
     this.client = client;
     this.retryDelayMs = 100;
+    // A channel added while this connected: LISTEN now (LISTEN twice is harmless).
+    for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`).catch((err) => this.onError(err));
     // Anything committed while we were not listening is found by reading the log.
     this.wakeAll();
+    for (const channel of [...this.channels.keys()]) this.hear(channel, undefined);
   }
 
   private scheduleReconnect(): void {
-    if (this.closed || this.listeners.size === 0 || this.retryTimer) return;
+    if (this.closed || this.idle || this.retryTimer) return;
     const delay = this.retryDelayMs;
     this.retryDelayMs = Math.min(this.retryDelayMs * 2, 5000);
     this.retryTimer = setTimeout(() => {

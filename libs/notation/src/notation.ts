@@ -69,8 +69,12 @@ interface OpenTrick {
   deal: number;
   trick: number;
   cards: PlayedCard[];
+  /** The line its cards are written on; -1 after a clock's line in its middle: the next card starts a line. */
   line: number;
 }
+
+/** The turn clock's events: they may fall inside a trick, whose line then goes on below them. */
+const CLOCK_EVENTS = new Set<BismarckEvent['type']>(['TurnTimedOut', 'SeatReturned']);
 
 /**
  * The match in the notation. `events` are the rules' events of one match in log order (a caller's
@@ -109,13 +113,14 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
   };
   for (let i = 1; i < events.length; i++) {
     const e = events[i];
-    if (trick !== null && e.type !== 'CardPlayed' && e.type !== 'TrickTaken') trick = null;
+    if (trick !== null && CLOCK_EVENTS.has(e.type)) trick.line = -1;
+    else if (trick !== null && e.type !== 'CardPlayed' && e.type !== 'TrickTaken') trick = null;
     switch (e.type) {
       case 'MatchCreated':
         refuse(i, 'a log holds one MatchCreated, first');
         break;
       case 'SeatJoined':
-        lines.push(`Joined ${e.data.seat}: ${text(e.data.name)}${e.data.bot === undefined ? '' : ` bot ${text(e.data.bot)}`}`);
+        lines.push(`Joined ${e.data.seat}: ${text(e.data.name)}${e.data.bot === undefined ? '' : ` bot ${text(e.data.bot)}`}${e.data.account === undefined ? '' : ` player ${text(e.data.account)}`}`);
         break;
       case 'TableAbandoned':
         lines.push(`Abandoned: open ${e.data.openSeats.join(' ')}`.trimEnd());
@@ -178,7 +183,11 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
           if (seat !== next(open.cards[0].seat, open.cards.length)) refuse(i, `seat ${seat} plays out of turn in trick ${e.data.trick}`);
           if (open.cards.some((c) => c.card === card)) refuse(i, `${card} is played twice in trick ${e.data.trick}`);
           open.cards.push({ seat, card });
-          lines[open.line] += ` ${card}`;
+          if (open.line >= 0) lines[open.line] += ` ${card}`;
+          else {
+            open.line = lines.length;
+            lines.push(`${e.data.trick}. ${seat}: ${card}`);
+          }
         } else {
           trick = { deal: e.data.deal, trick: e.data.trick, cards: [{ seat, card }], line: lines.length };
           lines.push(`${e.data.trick}. ${seat}: ${card}`);
@@ -210,6 +219,15 @@ export function toNotation(events: readonly BismarckEvent[], comments: readonly 
       case 'MatchFinished':
         lines.push('', `Result: totals ${e.data.totals.join(' ')}; winners ${e.data.winners.join(' ')}`.trimEnd());
         break;
+      case 'RematchOffered':
+        lines.push(`Rematch by ${e.data.seat}: ${text(e.data.matchId)}`);
+        break;
+      case 'TurnTimedOut':
+        lines.push(`Timed out: seat ${e.data.seat}, deadline ${text(e.data.deadline)}`);
+        break;
+      case 'SeatReturned':
+        lines.push(`Back: seat ${e.data.seat}`);
+        break;
       default:
         return refuse(i, 'unknown event type');
     }
@@ -227,10 +245,16 @@ function header(d: Data<'MatchCreated'>): string[] {
     `Options: ${OPTION_KEYS.map((k) => `${k}=${o[k]}`).join(' ')}`,
     `First dealer: ${d.firstDealer}`,
     `Fairness: ${d.seeded ? 'seeded' : 'provably-fair'}`,
+    // Only a match with a turn clock has the line, as only its options have `clock`.
+    ...(o.clock ? [`Clock: ${o.clock.turnSeconds}s, ${o.clock.onTimeout}`] : []),
     // Only a match created with a bot seat has the line, as only its MatchCreated has `bots`.
     ...(d.bots ? [`Bots: ${d.bots.map((b) => (b === null ? '-' : text(b))).join(' ')}`] : []),
+    // Only a match created with a seat bound to a player account has the line (docs/players.md).
+    ...(d.accounts ? [`Accounts: ${d.accounts.map((a) => (a === null ? '-' : text(a))).join(' ')}`] : []),
     // Only a fork has the line (POST /api/matches/{id}/fork), as only its MatchCreated has `forkedFrom`.
     ...(d.forkedFrom ? [`Forked from: ${text(d.forkedFrom.matchId)} at ${d.forkedFrom.version}`] : []),
+    // Only a rematch has the line (POST /api/matches/{id}/rematch), as only its MatchCreated has `rematchOf`.
+    ...(d.rematchOf !== undefined ? [`Rematch of: ${text(d.rematchOf)}`] : []),
   ];
 }
 
@@ -268,6 +292,8 @@ class Parser {
   handsLine = 0;
   /** The key of the last body line. */
   last = '';
+  /** The trick being played, until it is taken (a clock's line may fall in its middle). */
+  trick: { deal: number; trick: number; cards: PlayedCard[] } | null = null;
 
   fail(line: Line | number, message: string): never {
     throw new NotationError(message, typeof line === 'number' ? line : line.number);
@@ -302,12 +328,17 @@ const triple = (m: RegExpExecArray, from: number): Triple<number> => [Number(m[f
 const BODY: Rule[] = [
   {
     key: 'Joined',
-    form: 'Joined s: "name" [bot "strategy"]',
-    pattern: re(`Joined ${SEAT}: ${STRING}(?: bot ${STRING})?`),
+    form: 'Joined s: "name" [bot "strategy"] [player "id"]',
+    pattern: re(`Joined ${SEAT}: ${STRING}(?: bot ${STRING})?(?: player ${STRING})?`),
     apply: (m, _l, p) =>
       p.push({
         type: 'SeatJoined',
-        data: m[3] === undefined ? { seat: seatOf(m[1]), name: JSON.parse(m[2]) as string } : { seat: seatOf(m[1]), name: JSON.parse(m[2]) as string, bot: JSON.parse(m[3]) as string },
+        data: {
+          seat: seatOf(m[1]),
+          name: JSON.parse(m[2]) as string,
+          ...(m[3] === undefined ? {} : { bot: JSON.parse(m[3]) as string }),
+          ...(m[4] === undefined ? {} : { account: JSON.parse(m[4]) as string }),
+        },
       }),
   },
   {
@@ -444,10 +475,17 @@ const BODY: Rule[] = [
       const trick = Number(m[1]);
       if (trick > 16) p.fail(l, `a deal has 16 tricks, not ${trick}`);
       const list = p.cards(l, m[3], null, `trick ${trick}`)!;
-      const played: PlayedCard[] = list.map((card, k) => ({ seat: next(seatOf(m[2]), k), card }));
-      for (const { seat, card } of played) p.push({ type: 'CardPlayed', data: { deal: deal.number, trick, seat, card } });
+      // The same trick again: it goes on after a clock's line fell in its middle.
+      const open = p.trick !== null && p.trick.deal === deal.number && p.trick.trick === trick && p.trick.cards.length < 3 ? p.trick.cards : [];
+      const leader = seatOf(m[2]);
+      if (open.length > 0 && leader !== next(open[open.length - 1].seat)) p.fail(l, `trick ${trick} goes on with seat ${next(open[open.length - 1].seat)}, not ${leader}`);
+      const played: PlayedCard[] = [...open, ...list.map((card, k) => ({ seat: next(leader, k), card }))];
+      if (played.length > 3) p.fail(l, `trick ${trick} has 3 cards, not ${played.length}`);
+      for (const { seat, card } of played.slice(open.length)) p.push({ type: 'CardPlayed', data: { deal: deal.number, trick, seat, card } });
+      p.trick = { deal: deal.number, trick, cards: played };
       if (m[4] === undefined) return;
       if (played.length !== 3) p.fail(l, `trick ${trick} is taken with 3 cards, not ${played.length}`);
+      p.trick = null;
       p.push({ type: 'TrickTaken', data: { deal: deal.number, trick, winner: seatOf(m[4]), cards: played } });
     },
   },
@@ -478,6 +516,24 @@ const BODY: Rule[] = [
     form: 'Result: totals a b c; winners s …',
     pattern: re(`Result: totals ${TRIPLE}; winners${SEAT_LIST}`),
     apply: (m, _l, p) => p.push({ type: 'MatchFinished', data: { totals: triple(m, 1), winners: splitWords(m[4]).map(seatOf) } }),
+  },
+  {
+    key: 'Timed',
+    form: 'Timed out: seat s, deadline "time"',
+    pattern: re(`Timed out: seat ${SEAT}, deadline ${STRING}`),
+    apply: (m, _l, p) => p.push({ type: 'TurnTimedOut', data: { seat: seatOf(m[1]), deadline: JSON.parse(m[2]) as string } }),
+  },
+  {
+    key: 'Back',
+    form: 'Back: seat s',
+    pattern: re(`Back: seat ${SEAT}`),
+    apply: (m, _l, p) => p.push({ type: 'SeatReturned', data: { seat: seatOf(m[1]) } }),
+  },
+  {
+    key: 'Rematch',
+    form: 'Rematch by s: "match id"',
+    pattern: re(`Rematch by ${SEAT}: ${STRING}`),
+    apply: (m, _l, p) => p.push({ type: 'RematchOffered', data: { matchId: JSON.parse(m[2]) as string, seat: seatOf(m[1]) } }),
   },
 ];
 
@@ -544,10 +600,16 @@ const HEADER: HeaderLine[] = [
   { expected: 'Fairness: seeded | provably-fair', pattern: re('Fairness: (seeded|provably-fair)') },
 ];
 
-/** The optional line after the header: the strategy of each bot seat at creation, `-` for a person. */
+/** The optional line after the header: a turn clock's seconds and what a timeout does. */
+const CLOCK = re('Clock: ([1-9][0-9]*)s, (standIn)');
+/** The optional line after that: the strategy of each bot seat at creation, `-` for a person. */
 const BOTS = re(`Bots: ${PLAYER} ${PLAYER} ${PLAYER}`);
+/** The optional line after that: the player account each seat is bound to at creation, `-` for none. */
+const ACCOUNTS = re(`Accounts: ${PLAYER} ${PLAYER} ${PLAYER}`);
 /** The optional line after those: a fork's origin, the match and the version it starts from. */
 const FORKED = re(`Forked from: ${STRING} at (0|[1-9][0-9]*)`);
+/** The optional line after those: a rematch's origin, the finished match it follows. */
+const REMATCH_OF = re(`Rematch of: ${STRING}`);
 
 /** The MatchCreated of the header, and how many lines it took. */
 function parseHeader(lines: Line[], p: Parser): { created: Data<'MatchCreated'>; length: number } {
@@ -585,15 +647,30 @@ function parseHeader(lines: Line[], p: Parser): { created: Data<'MatchCreated'>;
     seeded: m[6][1] === 'seeded',
   };
   let next = HEADER.length;
+  if (lines[next]?.text.startsWith('Clock:')) {
+    const line = lines[next++];
+    const clock = CLOCK.exec(line.text) ?? p.fail(line, `expected "Clock: seconds s, standIn", found "${clip(line.text)}"`);
+    options.clock = { turnSeconds: Number(clock[1]), onTimeout: 'standIn' };
+  }
   if (lines[next]?.text.startsWith('Bots:')) {
     const line = lines[next++];
     const bots = BOTS.exec(line.text) ?? p.fail(line, `expected "Bots: "strategy" | - (three times, - for a person)", found "${clip(line.text)}"`);
     created.bots = [player(bots[1]), player(bots[2]), player(bots[3])];
   }
+  if (lines[next]?.text.startsWith('Accounts:')) {
+    const line = lines[next++];
+    const accounts = ACCOUNTS.exec(line.text) ?? p.fail(line, `expected "Accounts: "player id" | - (three times, - for no account)", found "${clip(line.text)}"`);
+    created.accounts = [player(accounts[1]), player(accounts[2]), player(accounts[3])];
+  }
   if (lines[next]?.text.startsWith('Forked')) {
     const line = lines[next++];
     const forked = FORKED.exec(line.text) ?? p.fail(line, `expected "Forked from: "match id" at version", found "${clip(line.text)}"`);
     created.forkedFrom = { matchId: JSON.parse(forked[1]) as string, version: Number(forked[2]) };
+  }
+  if (lines[next]?.text.startsWith('Rematch of')) {
+    const line = lines[next++];
+    const of = REMATCH_OF.exec(line.text) ?? p.fail(line, `expected "Rematch of: "match id"", found "${clip(line.text)}"`);
+    created.rematchOf = JSON.parse(of[1]) as string;
   }
   return { created, length: next };
 }

@@ -186,6 +186,24 @@ describe('forks', () => {
   });
 });
 
+describe('rematches', () => {
+  const base = { options: { schedule: 'quick' as const }, names: ['Ann', 'Bob', 'Cyd'] as Triple<string>, lobby: false, abandon: false, cut: 0.5, earlyLead: 0, shuffleRecord: true };
+
+  it('a finished match with a rematch has a Rematch by line, and a rematch a Rematch of line: both come back, as every caller may see them', () => {
+    const { events } = playMatch({ ...base, seed: 31, fair: true });
+    const offered: BismarckEvent[] = [...events, { type: 'RematchOffered', data: { matchId: 'the "next" match', seat: 2 } }];
+    expect(expectRoundTrip(offered)).toMatch(/^Rematch by 2: "the \\"next\\" match"$/m);
+    for (const viewer of VIEWERS) expectRoundTrip(visibleEvents(offered, viewer));
+    const rematch = decide({ type: 'createMatch', matchId: 'the "next" match', players: ['Ann', 'Bob', 'Cyd'], firstDealer: 1, seeded: false, rematchOf: `match-31` }, initialState());
+    expect(expectRoundTrip(rematch)).toMatch(/^Rematch of: "match-31"$/m);
+  });
+
+  it('a Rematch of line that names no match is refused with its line', () => {
+    const rematch = decide({ type: 'createMatch', matchId: 'm2', players: ['Ann', 'Bob', 'Cyd'], firstDealer: 1, seeded: false, rematchOf: 'm1' }, initialState());
+    expect(() => fromNotation(toNotation(rematch).replace('Rematch of: "m1"', 'Rematch of: m1'))).toThrow(/line 8: expected "Rematch of:/);
+  });
+});
+
 describe('hidden information is written ??', () => {
   const { events, ends } = playMatch({ seed: 3, options: { schedule: 'quick' }, names: ['a', 'b', 'c'], fair: true, lobby: false, abandon: false, cut: 1, earlyLead: 0, shuffleRecord: true });
   const firstLaidAway = events.findIndex((e) => e.type === 'CardsLaidAway');
@@ -275,5 +293,19 @@ describe('toNotation refuses a log it could not give back exactly', () => {
     ['spades with no trump', () => changed(at('DealStarted'), { contract: 'spades', trump: null }), /contract spades with trump null/],
   ])('%s', (_name, log, message) => {
     expect(() => toNotation(log())).toThrow(message);
+  });
+});
+
+describe('seats bound to player accounts (docs/players.md)', () => {
+  it('writes the Accounts line and a bound join, and reads them back to the same events', () => {
+    const P = 'pl-00000000-0000-4000-8000-00000000000a';
+    const Q = 'pl-00000000-0000-4000-8000-00000000000b';
+    const created = decide({ type: 'createMatch', matchId: 'm-acc', players: ['Ann', null, 'Cyd'], accounts: [P, null, null], firstDealer: 0, seeded: false }, initialState());
+    const joined = decide({ type: 'joinSeat', seat: 1, name: 'Bo', account: Q }, fold(created));
+    const events = [...created, ...joined];
+    const text = toNotation(events);
+    expect(text).toContain(`Accounts: "${P}" - -`);
+    expect(text).toContain(`Joined 1: "Bo" player "${Q}"`);
+    expect(fromNotation(text)).toEqual(events);
   });
 });

@@ -10,6 +10,8 @@ export interface EventView {
   data: unknown;
   /** The chain's hash at this event, given only where nothing up to it is secret any more. */
   hash?: string;
+  /** Only on the events of a move a stand-in bot made for an absent seat (the event's metadata says so). */
+  standIn?: true;
 }
 
 /** The rules' event in a stored row (the log holds only events the rules decided). */
@@ -28,5 +30,8 @@ export function eventView(event: BismarckEvent, version: number, at: string, vie
 }
 
 /** A stored event as `viewer` may see it now, with its hash if the checkpoint covers it. */
-export const storedEventView = (stored: StoredEvent, viewer: Viewer, now: FoldedMatch): EventView =>
-  eventView(toDomainEvent(stored), stored.version, stored.recordedAt, viewer, now, stored.hash);
+export const storedEventView = (stored: StoredEvent, viewer: Viewer, now: FoldedMatch): EventView => {
+  const view = eventView(toDomainEvent(stored), stored.version, stored.recordedAt, viewer, now, stored.hash);
+  if (stored.metadata.standIn === true) view.standIn = true;
+  return view;
+};

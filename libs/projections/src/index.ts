@@ -2,7 +2,7 @@ export { projectMatch, scorecardChangedAt, foldOnto, UNBORN } from './projection
 export type { FoldedMatch, MatchProjection, ProjectionExtras, StreamTimes } from './projection';
 export { PROJECT_FUNCTION } from './project-function';
 export type { ProjectionArgument } from './project-function';
-export type { MatchListRow, DocRow, SeatViewRow, SeatCredentialRow, MatchSecretRow, SeedRow } from './tables';
+export type { MatchListRow, DocRow, SeatViewRow, SeatCredentialRow, MatchSecretRow, SeedRow, PlayerRow, PlayerTokenRow, RatingRow } from './tables';
 export { Projections1799000000000 } from './migrations/1799000000000-projections';
 export { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 export { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
@@ -11,6 +11,12 @@ export { Checkpoints1799000005000 } from './migrations/1799000005000-checkpoints
 export { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analyses';
 export { ForkedFrom1799000009000 } from './migrations/1799000009000-forked-from';
 export { ProjectFunction1799000010000 } from './migrations/1799000010000-project-function';
+export { AnalysesByContent1799000011000 } from './migrations/1799000011000-analyses-by-content';
+export { TurnDeadline1799000012000 } from './migrations/1799000012000-turn-deadline';
+export { Rematch1799000013000 } from './migrations/1799000013000-rematch';
+export { Players1799000014000 } from './migrations/1799000014000-players';
+export { Ratings1799000015000 } from './migrations/1799000015000-ratings';
+export { SeatPresence1799000016000 } from './migrations/1799000016000-seat-presence';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
 import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 import { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
@@ -19,11 +25,18 @@ import { Checkpoints1799000005000 } from './migrations/1799000005000-checkpoints
 import { DealAnalyses1799000008000 } from './migrations/1799000008000-deal-analyses';
 import { ForkedFrom1799000009000 } from './migrations/1799000009000-forked-from';
 import { ProjectFunction1799000010000 } from './migrations/1799000010000-project-function';
+import { AnalysesByContent1799000011000 } from './migrations/1799000011000-analyses-by-content';
+import { TurnDeadline1799000012000 } from './migrations/1799000012000-turn-deadline';
+import { Rematch1799000013000 } from './migrations/1799000013000-rematch';
+import { Players1799000014000 } from './migrations/1799000014000-players';
+import { Ratings1799000015000 } from './migrations/1799000015000-ratings';
+import { SeatPresence1799000016000 } from './migrations/1799000016000-seat-presence';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000] as const;
-export { ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000, AnalysesByContent1799000011000, TurnDeadline1799000012000, Rematch1799000013000, Players1799000014000, Ratings1799000015000, SeatPresence1799000016000] as const;
+export { COMPARED_TABLES, ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
+export { overdueTurns } from './clocks';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
 export { eventView, storedEventView, toDomainEvent } from './event-view';
 export type { EventView } from './event-view';
@@ -32,4 +45,9 @@ export type { Versioned, MatchSummary, ListFilter, ListPosition } from './reader
 export { SecretReader } from './secrets';
 export type { SeatTokenHash } from './secrets';
 export { AnalysisTable } from './analyses';
+export { PresenceTable, PRESENCE_CHANNEL, NOBODY_CONNECTED } from './presence';
+export type { Connected, SeatStreams } from './presence';
 export type { StoredAnalysis } from './analyses';
+export { PLAYER_PROJECT_FUNCTION, NO_FOLDED_PLAYER, foldPlayerEvents, projectPlayer, PlayerReader, matchesOfPlayer, finishedMatchesOfPlayer } from './players';
+export type { FoldedPlayer, PlayerProjectionArgument, PlayerProfileRow, PlayerMatchRow, PlayerMatchPosition } from './players';
+export { RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, ratingRow, readRatings, writeRatings, isLaterThan } from './ratings';

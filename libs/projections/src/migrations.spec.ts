@@ -19,6 +19,12 @@ const RELEASED: Record<string, { up: string; down: string }> = {
   DealAnalyses1799000008000: { up: '9cc9683165eb6608', down: '85553258da37d5e2' },
   ForkedFrom1799000009000: { up: '135bed325ed94e38', down: '4ef5c1b55e69bfb9' },
   ProjectFunction1799000010000: { up: '46870d892bae7ab2', down: 'd2b767b6b2ecc059' },
+  AnalysesByContent1799000011000: { up: '3df166303ea69043', down: 'e073a7fc4b20b798' },
+  TurnDeadline1799000012000: { up: '8ecb75eee45ead77', down: '8bdfefd5c4a4cde1' },
+  Rematch1799000013000: { up: '6cc25a334767ff41', down: '07e66ce432d70090' },
+  Players1799000014000: { up: '9d75371596063bc2', down: 'aebbdc17cd071b56' },
+  Ratings1799000015000: { up: '9309c8b9a0a91256', down: '16d8e4f35ca3ee00' },
+  SeatPresence1799000016000: { up: '6d22339ab3fd3819', down: 'a813a5b154885d8d' },
 };
 
 describe('projection migrations', () => {

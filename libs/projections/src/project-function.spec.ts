@@ -2,11 +2,13 @@ import { eventStoreMigrations } from '@bismarck/event-store';
 import { useTestDatabase } from '../../../test/support/database';
 import { projectionMigrations } from './index';
 import { PROJECT_FUNCTION, PROJECT_FUNCTION_BODY, PROJECT_WRITES, type ProjectionArgument } from './project-function';
-import type { Table } from './tables';
+import { PLAYERS, PLAYER_TOKENS, RATINGS, SEAT_PRESENCE, type Table } from './tables';
 
 const t = useTestDatabase({ migrations: [...eventStoreMigrations, ...projectionMigrations] });
 
-const tables: Table[] = Object.values(PROJECT_WRITES).map((w) => w.into);
+// The match tables bismarck_project writes, the accounts' (bismarck_project_player, migration Players1799000014000),
+// the ratings and presence (written by the api, not by the projection).
+const tables: Table[] = [...Object.values(PROJECT_WRITES).map((w) => w.into), PLAYERS, PLAYER_TOKENS, RATINGS, SEAT_PRESENCE];
 
 describe('bismarck_project in a migrated database', () => {
   it('is the text of project-function.ts: the latest migration installs it', async () => {
@@ -44,6 +46,7 @@ describe('bismarck_project', () => {
   const match: ProjectionArgument['match'] = {
     id: 'm1', version: 1, status: 'playing', phase: 'deal', deal_number: 0, deals_in_match: 3, players: ['Ann', 'Bo', null], options: { deals: 3 },
     seeded: true, totals: [0, 0, 0], winners: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', forked_from: { matchId: 'm0', version: 9 },
+    turn_deadline: null,
   };
   const argument = (m: ProjectionArgument['match'], extra: Partial<ProjectionArgument> = {}): ProjectionArgument => ({
     match: m,

@@ -1,4 +1,4 @@
-import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
+import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, turnDue, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
 import type { ProjectionArgument } from './project-function';
 
 /**
@@ -55,7 +55,8 @@ export function scorecardChangedAt(events: readonly BismarckEvent[], firstVersio
  * `scorecardAt`: the version of the last event that changed the scorecard; null leaves it out.
  */
 export function projectMatch(matchId: string, { version, state, checkpoint }: FoldedMatch, times: StreamTimes, scorecardAt: number | null): MatchProjection {
-  const view = publicView(state);
+  // The turn began when the last event was recorded: the clock counts from there.
+  const view = publicView(state, times.updatedAt);
   const projection: MatchProjection = {
     match: {
       id: matchId,
@@ -72,6 +73,7 @@ export function projectMatch(matchId: string, { version, state, checkpoint }: Fo
       created_at: times.createdAt,
       updated_at: times.updatedAt,
       forked_from: view.forkedFrom,
+      turn_deadline: turnDue(state, times.updatedAt)?.deadline ?? null,
     },
     // The checkpoint's hash is added when the view is read (it is in the events table, computed by the append).
     view: { match_id: matchId, version, doc: { id: matchId, version, ...view, checkpoint: { version: checkpoint } } },

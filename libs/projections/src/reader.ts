@@ -1,10 +1,13 @@
 import { rowsOf, type Queryable } from '@bismarck/event-store';
 import type { ForkedFrom, Seat } from '@bismarck/rules';
+import { CONNECTED_OF_VIEW, type Connected } from './presence';
 
-/** A document and the stream version it reflects (the ETag of a GET). */
+/** A document and the stream version it reflects (the ETag of a GET), with the presence it shows if any. */
 export interface Versioned<T> {
   version: number;
   body: T;
+  /** The public state's `connected` (presence changes with no new version: the ETag says it too). */
+  connected?: Connected;
 }
 
 export interface MatchSummary {
@@ -49,14 +52,23 @@ const CHECKPOINT = `jsonb_build_object('checkpoint', jsonb_build_object('version
 export class MatchReader {
   constructor(private readonly db: Queryable) {}
 
-  publicState(id: string): Promise<Versioned<unknown> | null> {
-    return this.doc(`SELECT v.version, v.doc || ${CHECKPOINT} AS doc FROM match_views v ${CHECKPOINT_JOIN} WHERE v.match_id = $1`, [id]);
+  /** The seat of the match bound to this player account (docs/players.md), or null. */
+  async seatOfPlayer(id: string, playerId: string): Promise<Seat | null> {
+    const [row] = rowsOf(
+      await this.db.query(`SELECT (s->>'seat')::int AS seat FROM match_views v, jsonb_array_elements(v.doc->'seats') s WHERE v.match_id = $1 AND s->>'player' = $2`, [id, playerId]),
+    );
+    return row ? (Number(row.seat) as Seat) : null;
   }
 
-  /** The public view with the seat's own part on top (both rows are written in one transaction). */
+  /** The public view, with presence (`connected`: not a projection, read beside it in the same query). */
+  publicState(id: string): Promise<Versioned<unknown> | null> {
+    return this.doc(`SELECT v.version, v.doc || ${CHECKPOINT} || ${CONNECTED_OF_VIEW} AS doc FROM match_views v ${CHECKPOINT_JOIN} WHERE v.match_id = $1`, [id]);
+  }
+
+  /** The public view (with presence) and the seat's own part on top (both rows are written in one transaction). */
   seatView(id: string, seat: Seat): Promise<Versioned<unknown> | null> {
     return this.doc(
-      `SELECT v.version, v.doc || s.doc || ${CHECKPOINT} AS doc
+      `SELECT v.version, v.doc || s.doc || ${CHECKPOINT} || ${CONNECTED_OF_VIEW} AS doc
          FROM match_views v JOIN seat_views s ON s.match_id = v.match_id ${CHECKPOINT_JOIN}
         WHERE v.match_id = $1 AND s.seat = $2`,
       [id, seat],
@@ -115,7 +127,9 @@ export class MatchReader {
 
   private async doc(sql: string, params: unknown[]): Promise<Versioned<unknown> | null> {
     const [row] = rowsOf(await this.db.query(sql, params));
-    return row ? { version: row.version as number, body: row.doc } : null;
+    if (!row) return null;
+    const connected = (row.doc as { connected?: Connected }).connected;
+    return connected ? { version: row.version as number, body: row.doc, connected } : { version: row.version as number, body: row.doc };
   }
 }
 

@@ -1,13 +1,26 @@
 import { changesScorecard } from '@bismarck/rules';
-import { rowsOf, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
+import { rowsOf, saveCheckpoint, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
+import { applyInOrder, type RatedMatch } from '@bismarck/ratings';
 import { toDomainEvent } from './event-view';
 import { foldOnto, projectMatch, UNBORN, type FoldedMatch, type MatchProjection } from './projection';
-import { MATCH_LIST, MATCH_VIEWS, SCORECARDS, SEAT_VIEWS } from './tables';
+import { isPlayerStream } from '@bismarck/players';
+import { foldPlayerEvents, NO_FOLDED_PLAYER, projectPlayer, type FoldedPlayer } from './players';
+import { RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, writeRatings } from './ratings';
+import { MATCH_LIST, MATCH_VIEWS, PLAYERS, RATINGS, SCORECARDS, SEAT_VIEWS, type PlayerRow } from './tables';
 
-/** The projection tables, each with the columns that identify a row. */
-export const PROJECTION_TABLES = [MATCH_LIST, MATCH_VIEWS, SEAT_VIEWS, SCORECARDS] as const;
+/** The projection tables, each with the columns that identify a row (its first: the stream's id). */
+export const PROJECTION_TABLES = [MATCH_LIST, MATCH_VIEWS, SEAT_VIEWS, SCORECARDS, PLAYERS] as const;
 
 type Table = (typeof PROJECTION_TABLES)[number]['table'];
+
+/**
+ * Tables the rebuild recomputes and compares but does not merge per stream: `ratings` is keyed by
+ * identity (a player or `bot:<kind>`), not by stream, and is a fold over the whole log in commit
+ * order, so its swap replaces it whole together with the projector's checkpoint (see swap()).
+ */
+const WHOLE_TABLES = [RATINGS] as const;
+/** Every table the rebuild recomputes and compare() reports, in its order. */
+export const COMPARED_TABLES = [...PROJECTION_TABLES, ...WHOLE_TABLES].map((t) => t.table);
 
 export interface RebuildStats {
   events: number;
@@ -34,7 +47,7 @@ interface Fold extends FoldedMatch {
 /** Something that runs statements inside one transaction. */
 export type InTransaction = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 
-const rebuilt = (table: Table): string => `rebuild_${table}`;
+const rebuilt = (table: Table | 'ratings'): string => `rebuild_${table}`;
 
 /**
  * Rebuilds every projection from the log: replays all events in commit order through the same
@@ -42,6 +55,9 @@ const rebuilt = (table: Table): string => `rebuild_${table}`;
  * live tables row for row, then merged into them.
  */
 export class ProjectionRebuilder {
+  /** Where rebuild() stopped reading the log (what rebuild_ratings covers). */
+  private checkpoint: Checkpoint | undefined;
+
   constructor(
     private readonly store: EventStore,
     private readonly db: Queryable,
@@ -53,15 +69,19 @@ export class ProjectionRebuilder {
 
   async rebuild(): Promise<RebuildStats> {
     const started = Date.now();
-    for (const { table } of PROJECTION_TABLES) {
+    for (const table of COMPARED_TABLES) {
       await this.db.query(`DROP TABLE IF EXISTS ${rebuilt(table)}`);
       await this.db.query(`CREATE UNLOGGED TABLE ${rebuilt(table)} (LIKE ${table} INCLUDING ALL)`);
     }
     const folds = new Map<string, Fold>();
+    // Accounts are few and small: folded whole, written once at the end.
+    const players = new Map<string, FoldedPlayer>();
     // Only a match's last state is written: a finished match at once (its fold is then dropped), a
     // match still in progress when the log ends (or when too many wait: memory stays bounded).
     // Projecting every match a batch touched would write a live log's rows again with every batch.
     const pending = new Set<string>();
+    // The rated matches in the commit order of their MatchFinished: the projector's order.
+    const rated: RatedMatch[] = [];
     let checkpoint = START;
     let events = 0;
     for (;;) {
@@ -69,7 +89,14 @@ export class ProjectionRebuilder {
       if (batch.length === 0) break;
       const finished = new Set<string>();
       for (const e of batch) {
-        if (foldInto(folds, e).state.status === 'finished') finished.add(e.streamId);
+        if (isPlayerStream(e.streamId)) {
+          players.set(e.streamId, foldPlayerEvents(players.get(e.streamId) ?? NO_FOLDED_PLAYER, [e]));
+          continue;
+        }
+        const fold = foldInto(folds, e);
+        if (fold.state.status === 'finished') finished.add(e.streamId);
+        const ratedMatch = e.type === 'MatchFinished' ? ratedMatchOf(fold.state) : null;
+        if (ratedMatch) rated.push(ratedMatch);
         pending.add(e.streamId);
       }
       if (finished.size > 0 || pending.size > this.maxPending) {
@@ -85,14 +112,21 @@ export class ProjectionRebuilder {
       checkpoint = { txId: last.txId, position: last.position };
     }
     if (pending.size > 0) await this.write([...pending].map((id) => project(id, folds.get(id)!)));
+    await this.insert('players', [...players].flatMap(([id, folded]) => projectPlayer(id, folded) ?? []));
+    await writeRatings(this.db, applyInOrder(rated), rebuilt(RATINGS.table));
+    this.checkpoint = checkpoint;
     const matches = Number(rowsOf(await this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`))[0].n);
     return { events, matches, checkpoint, ms: Date.now() - started };
   }
 
-  /** Row-for-row comparison of the rebuilt tables with the live ones. */
+  /**
+   * Row-for-row comparison of the rebuilt tables with the live ones. `ratings` is written by the
+   * api's projector a moment after a match ends: compared while it lags, the live table is behind
+   * the log (rows differ until it catches up).
+   */
   async compare(): Promise<TableDifference[]> {
     const out: TableDifference[] = [];
-    for (const { table } of PROJECTION_TABLES) {
+    for (const table of COMPARED_TABLES) {
       const [row] = rowsOf(
         await this.db.query(
           `SELECT (SELECT count(*) FROM (SELECT * FROM ${table} EXCEPT SELECT * FROM ${rebuilt(table)}) a)::int AS only_live,
@@ -123,22 +157,36 @@ export class ProjectionRebuilder {
             WHERE NOT EXISTS (SELECT 1 FROM ${table} l WHERE ${same})`,
         );
       }
+      // Ratings: under the projector's lock, the rebuilt table and the checkpoint it covers replace
+      // the live ones together; the projector then goes on from there (re-reading the checkpoint
+      // under the same lock), so no match is applied twice or skipped.
+      if (this.checkpoint) {
+        await tx.query(`SELECT pg_advisory_xact_lock($1)`, [RATINGS_LOCK]);
+        await tx.query(`DELETE FROM ${RATINGS.table}`);
+        await tx.query(`INSERT INTO ${RATINGS.table} SELECT * FROM ${rebuilt(RATINGS.table)}`);
+        await saveCheckpoint(tx, RATINGS_CHECKPOINT, this.checkpoint);
+      }
     });
     await this.dropRebuildTables();
   }
 
   async dropRebuildTables(): Promise<void> {
-    for (const { table } of PROJECTION_TABLES) await this.db.query(`DROP TABLE IF EXISTS ${rebuilt(table)}`);
+    for (const table of COMPARED_TABLES) await this.db.query(`DROP TABLE IF EXISTS ${rebuilt(table)}`);
+  }
+
+  private async insert(table: Table, rows: PlayerRow[]): Promise<void> {
+    if (rows.length > 0) await this.db.query(`INSERT INTO ${rebuilt(table)} SELECT * FROM jsonb_populate_recordset(NULL::${rebuilt(table)}, $1::jsonb)`, [JSON.stringify(rows)]);
   }
 
   private async write(projections: MatchProjection[]): Promise<void> {
-    const rows: Record<Table, unknown[]> = {
+    const rows: Record<Exclude<Table, 'players'>, unknown[]> = {
       match_list: projections.map((p) => p.match),
       match_views: projections.map((p) => p.view),
       seat_views: projections.flatMap((p) => p.seats),
       scorecards: projections.flatMap((p) => (p.scorecard ? [p.scorecard] : [])),
     };
     for (const { table, key } of PROJECTION_TABLES) {
+      if (table === 'players') continue;
       const target = rebuilt(table);
       await this.db.query(
         `DELETE FROM ${target} t USING jsonb_populate_recordset(NULL::${target}, $1::jsonb) r

@@ -19,6 +19,7 @@ const text = column<string>('text');
 const int = column<number>('integer');
 const seat = column<Seat>('smallint');
 const boolean = column<boolean>('boolean');
+const double = column<number>('double precision');
 const timestamptz = column<string>('timestamp with time zone');
 const jsonb = <T>(): Column<T> => column<T>('jsonb');
 
@@ -55,6 +56,8 @@ export const MATCH_LIST = table('match_list', ['id'], {
   updated_at: timestamptz,
   /** A fork's origin, null for any other match. */
   forked_from: nullable(jsonb<ForkedFrom>()),
+  /** When the service has to act for the person to act (turn clocks: the rules' turnDue), else null. */
+  turn_deadline: nullable(timestamptz),
 });
 
 const doc = { match_id: text, version: int, doc: jsonb<unknown>() };
@@ -72,7 +75,41 @@ export const MATCH_SECRETS = table('match_secrets', ['match_id'], { match_id: te
 /** A deal's secret seed and its published commitment. */
 export const DEAL_SEEDS = table('deal_seeds', ['match_id', 'commitment'], { match_id: text, deal: int, commitment: text, seed: text });
 
+/** A player's account (docs/players.md): its stream's id, its name as shown, and whether it was deleted. */
+export const PLAYERS = table('players', ['id'], {
+  id: text,
+  version: int,
+  name: text,
+  deleted: boolean,
+  created_at: timestamptz,
+  updated_at: timestamptz,
+});
+/** The SHA-256 (hex) of a player's token, with the token's public id (kept beside the log, like a seat's). */
+export const PLAYER_TOKENS = table('player_tokens', ['token_hash'], { token_hash: text, player_id: text, token_id: text, created_at: timestamptz });
+
+/**
+ * A rated identity's OpenSkill rating (a player id, or `bot:<strategy>` for a bot kind): written by
+ * the api's ratings projector in commit order, not inline. Doubles, never a rounded numeric, so a
+ * rebuild gives the same bits; `ordinal` (mu − 3σ) is stored for the leaderboard's index.
+ */
+export const RATINGS = table('ratings', ['id'], { id: text, mu: double, sigma: double, ordinal: double, matches: int });
+
+/**
+ * Presence (migration SeatPresence1799000016000): one api instance's open live streams for one seat
+ * of a match, until `expires_at` (renewed on the instance's heartbeat). Never in the log.
+ */
+export const SEAT_PRESENCE = table('seat_presence', ['match_id', 'seat', 'instance_id'], {
+  match_id: text,
+  seat,
+  instance_id: text,
+  streams: int,
+  expires_at: timestamptz,
+});
+
 export type MatchListRow = RowOf<typeof MATCH_LIST>;
+export type RatingRow = RowOf<typeof RATINGS>;
+export type PlayerRow = RowOf<typeof PLAYERS>;
+export type PlayerTokenRow = RowOf<typeof PLAYER_TOKENS>;
 export type DocRow = RowOf<typeof MATCH_VIEWS>;
 export type SeatViewRow = RowOf<typeof SEAT_VIEWS>;
 export type SeatCredentialRow = RowOf<typeof SEAT_CREDENTIALS>;

@@ -24,6 +24,7 @@ import {
   SUITS,
 } from './cards';
 import { refuse } from './errors';
+import { returnToSeat, timeOut, withReturn } from './clock';
 import { cut, withDealer } from './fairness';
 import { forkMatch, forkPositions } from './fork';
 import { allowedContracts, legalPlays, trickWinner } from './legal';
@@ -47,6 +48,7 @@ import type {
   Deal,
   Discard,
   JoinSeat,
+  OfferRematch,
   PlayCard,
   Seat,
   Suit,
@@ -77,15 +79,21 @@ const decideMove = (command: Command, state: MatchState): BismarckEvent[] => {
   if (state.status === 'awaitingPlayers') return refuse('MATCH_NOT_STARTED', 'the match starts when all three seats are taken');
   switch (command.type) {
     case 'deal':
-      return deal(command, state);
+      return withReturn(command, state, deal(command, state));
     case 'chooseContract':
-      return chooseContract(command, state);
+      return withReturn(command, state, chooseContract(command, state));
     case 'discard':
-      return discard(command, state);
+      return withReturn(command, state, discard(command, state));
     case 'playCard':
-      return playCard(command, state);
+      return withReturn(command, state, playCard(command, state));
     case 'cut':
-      return cut(command, state);
+      return withReturn(command, state, cut(command, state));
+    case 'timeOut':
+      return timeOut(command, state);
+    case 'returnToSeat':
+      return returnToSeat(command, state);
+    case 'offerRematch':
+      return offerRematch(command, state);
     default:
       return unknownCommand(command);
   }
@@ -108,6 +116,11 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
   const bots = command.bots;
   if (bots !== undefined && (!Array.isArray(bots) || bots.length !== 3 || !bots.every((b, s) => b === null || (isName(b) && players[s] !== null))))
     refuse('VALIDATION_FAILED', 'bots must be 3 entries, each a strategy name for a named seat or null');
+  const accounts = command.accounts;
+  if (accounts !== undefined && (!Array.isArray(accounts) || accounts.length !== 3 || !accounts.every((a, s) => a === null || (isName(a) && players[s] !== null && (bots?.[s] ?? null) === null))))
+    refuse('VALIDATION_FAILED', 'accounts must be 3 entries, each a player id for a named seat that is not a bot, or null');
+  if (accounts !== undefined && new Set(accounts.filter((a) => a !== null)).size !== accounts.filter((a) => a !== null).length)
+    refuse('VALIDATION_FAILED', 'a player account holds at most one seat of a match');
   const forkedFrom = command.forkedFrom;
   if (forkedFrom !== undefined) {
     if (forkedFrom === null || typeof forkedFrom !== 'object' || typeof forkedFrom.matchId !== 'string' || forkedFrom.matchId.length === 0 || !Number.isSafeInteger(forkedFrom.version) || forkedFrom.version < 0)
@@ -115,6 +128,9 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
     // A fork starts from cards that are public: it can never be provably fair.
     if (seeded !== true) refuse('VALIDATION_FAILED', 'a fork is a seeded match');
   }
+  const rematchOf = command.rematchOf;
+  if (rematchOf !== undefined && (typeof rematchOf !== 'string' || rematchOf.length === 0 || rematchOf === matchId))
+    refuse('VALIDATION_FAILED', 'rematchOf must name another match');
   const options = resolveOptions(command.options ?? {});
   return [
     {
@@ -127,8 +143,12 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
         seeded: seeded === true,
         // Only a match with a bot seat records them: the events of every other match stay as they were.
         ...(bots?.some((b) => b !== null) ? { bots: [bots[0], bots[1], bots[2]] } : {}),
+        // Only a match with a bound seat records the accounts.
+        ...(accounts?.some((a) => a !== null) ? { accounts: [accounts[0], accounts[1], accounts[2]] } : {}),
         // Only a fork records where it starts.
         ...(forkedFrom !== undefined ? { forkedFrom: { matchId: forkedFrom.matchId, version: forkedFrom.version } } : {}),
+        // Only a rematch records the match it follows.
+        ...(rematchOf !== undefined ? { rematchOf } : {}),
       },
     },
   ];
@@ -138,13 +158,15 @@ const createMatch = (command: CreateMatch, state: MatchState): BismarckEvent[] =
 
 /** Precedence: the seat and name are well formed (VALIDATION_FAILED), then the seat is open (SEAT_TAKEN). */
 const joinSeat = (command: JoinSeat, state: Exclude<MatchState, { status: 'empty' }>): BismarckEvent[] => {
-  const { seat, name, bot } = command;
+  const { seat, name, bot, account } = command;
   if (!isSeat(seat)) refuse('VALIDATION_FAILED', 'seat must be 0, 1 or 2');
   if (!isName(name)) refuse('VALIDATION_FAILED', 'name must be a non-empty name');
   if (bot !== undefined && !isName(bot)) refuse('VALIDATION_FAILED', 'bot must be a strategy name');
+  if (account !== undefined && (!isName(account) || bot !== undefined)) refuse('VALIDATION_FAILED', 'account must be a player id, and only for a person');
   // Once the match has started, every seat is taken.
   if (state.status !== 'awaitingPlayers' || state.players[seat] !== null) refuse('SEAT_TAKEN', `seat ${seat} is taken`);
-  return [{ type: 'SeatJoined', data: bot === undefined ? { seat, name } : { seat, name, bot } }];
+  if (account !== undefined && state.accounts.includes(account)) refuse('ALREADY_SEATED', 'this player holds a seat of this match already');
+  return [{ type: 'SeatJoined', data: { seat, name, ...(bot !== undefined ? { bot } : {}), ...(account !== undefined ? { account } : {}) } }];
 };
 
 /** Only a table still waiting for players; once the match has started it is played, not abandoned. */
@@ -155,6 +177,22 @@ const abandonTable = (state: Exclude<MatchState, { status: 'empty' | 'abandoned'
 };
 
 const isName = (p: unknown): p is string => typeof p === 'string' && p.trim() !== '';
+
+// ---- offerRematch -----------------------------------------------------------------------------------
+
+/**
+ * Only a finished match (MATCH_NOT_FINISHED while it is played), and only once: a second offer, by any
+ * seat, is REMATCH_OFFERED, which the service answers with the first one's match. Which seat may ask
+ * (a person's, not a bot's) is the service's to check, as for every seat command.
+ */
+const offerRematch = (command: OfferRematch, state: StartedMatch): BismarckEvent[] => {
+  if (state.status !== 'finished') return refuse('MATCH_NOT_FINISHED', 'a rematch follows a finished match');
+  const { seat, matchId } = command;
+  if (!isSeat(seat)) refuse('VALIDATION_FAILED', 'seat must be 0, 1 or 2');
+  if (typeof matchId !== 'string' || matchId.length === 0 || matchId === state.matchId) refuse('VALIDATION_FAILED', 'matchId must name the new match');
+  if (state.rematch !== null) refuse('REMATCH_OFFERED', `this match's rematch is ${state.rematch}`);
+  return [{ type: 'RematchOffered', data: { matchId, seat } }];
+};
 
 // ---- deal -----------------------------------------------------------------------------------------
 

@@ -3,8 +3,10 @@
 // version N, each decided again by the rules on the fork's own state, so that the fork rests exactly
 // where the original rested after event N and plays on from there.
 //
-// What is not copied: the original's fairness events (DeckCommitted, SeedRevealed) and its lobby
-// (SeatJoined: the fork's MatchCreated names every seat). A fork deals from cards that are public, so
+// What is not copied: the original's fairness events (DeckCommitted, SeedRevealed), its clock's
+// (TurnTimedOut, SeatReturned: a stand-in's moves are copied as moves), its lobby (SeatJoined: the
+// fork's MatchCreated names every seat) and its RematchOffered (the rematch follows the original, not
+// the fork; a fork at the version after it is the finished fork, as at the one before). A fork deals from cards that are public, so
 // it is seeded and commits to nothing; a deck it takes from the original says so in its DealStarted
 // (`shuffle.copiedFrom`). So the fork's versions can be lower than the original's.
 import { refuse, RuleViolation } from './errors';
@@ -12,8 +14,11 @@ import { recordedMove } from './recorded';
 import { evolve, fold, initialState, type MatchState } from './state';
 import type { BismarckEvent, Command, CreateMatch, ForkedFrom, ForkMatch } from './types';
 
-/** Events of the original's dealer: part of the move before them, never copied into a fork. */
-const FAIRNESS_ONLY = new Set<BismarckEvent['type']>(['DeckCommitted', 'SeedRevealed']);
+/**
+ * Events never copied into a fork: the original's dealer's (part of the move before them) and its
+ * clock's (who was at the table then says nothing about the position).
+ */
+const NOT_COPIED = new Set<BismarckEvent['type']>(['DeckCommitted', 'SeedRevealed', 'TurnTimedOut', 'SeatReturned']);
 
 type Decide = (command: Command, state: MatchState) => BismarckEvent[];
 
@@ -70,7 +75,7 @@ function startOf(log: readonly BismarckEvent[]): { length: number; state: MatchS
   let state: MatchState = initialState();
   let i = 0;
   while (i < log.length && (i === 0 || state.status === 'awaitingPlayers')) state = evolve(state, log[i++]);
-  while (i < log.length && FAIRNESS_ONLY.has(log[i].type)) i++;
+  while (i < log.length && NOT_COPIED.has(log[i].type)) i++;
   return { length: i, state };
 }
 
@@ -98,6 +103,11 @@ function replay(log: readonly BismarckEvent[], forkedFrom: ForkedFrom, forkId: s
   ]);
   while (i < log.length) {
     const first = log[i];
+    // After the end: the rematch offered is no move of this match, and the match rests there as before it.
+    if (first.type === 'RematchOffered' && fork.status === 'finished') {
+      positions.set(++i, events.length);
+      continue;
+    }
     const command = commandOf(first, fork, { matchId: forkedFrom.matchId, version: i + 1 });
     if (command === null) throw new Error(`match ${forkedFrom.matchId}: ${first.type} at version ${i + 1} answers no move`);
     let produced: BismarckEvent[];
@@ -108,7 +118,7 @@ function replay(log: readonly BismarckEvent[], forkedFrom: ForkedFrom, forkId: s
       throw new Error(`match ${forkedFrom.matchId}: the rules refuse the ${command.type} at version ${i + 1} (${error.code}): its log does not replay`);
     }
     for (const event of produced) {
-      while (i < log.length && FAIRNESS_ONLY.has(log[i].type)) i++;
+      while (i < log.length && NOT_COPIED.has(log[i].type)) i++;
       if (i >= log.length || !sameEvent(event, log[i])) {
         throw new Error(`match ${forkedFrom.matchId}: version ${i + 1} is not the ${event.type} the rules decide: its log does not replay`);
       }
@@ -117,7 +127,7 @@ function replay(log: readonly BismarckEvent[], forkedFrom: ForkedFrom, forkId: s
       i++;
     }
     // The dealer's events that close the move (a reveal, the next commitment) belong to it.
-    while (i < log.length && FAIRNESS_ONLY.has(log[i].type)) i++;
+    while (i < log.length && NOT_COPIED.has(log[i].type)) i++;
     positions.set(i, events.length);
   }
   return { events, positions };

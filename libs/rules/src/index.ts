@@ -1,10 +1,11 @@
 // libs/rules: the game of Bismarck as a pure decider. See README.md for its guarantees.
 export * from './types';
 export { RuleViolation } from './errors';
-export { resolveOptions, dealsInMatch, dealPlan, OPTION_VALUES, type DealPlan } from './options';
+export { resolveOptions, dealsInMatch, dealPlan, OPTION_VALUES, TURN_SECONDS, type DealPlan } from './options';
+export { standInDue, turnClock, turnDue } from './clock';
 export { freshDeck, parseCard, cardCode, isCardCode, sortCodes, SUITS, RANKS, type CardSet, fromCards, toCodes } from './cards';
 export { quotas, points, winnersOf, CONTRACTS } from './scoring';
-export { type MatchState, initialState, evolve, fold, TRICKS_PER_DEAL } from './state';
+export { type MatchState, initialState, evolve, fold, seatToAct, TRICKS_PER_DEAL } from './state';
 export { decide, dealHands, forkableVersions } from './decide';
 export { notForkable, type CopiedShuffle } from './fork';
 export { recordedMove } from './recorded';
@@ -12,4 +13,4 @@ export { legalActions, legalPlays, trickWinner, playableSuits, voidsShown, beats
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
 export { deckKey, cutterOf, CUT_PATTERN, dealToReveal } from './fairness';
-export { randomCommand, playRandomMatch, seatToAct, mulberry32, type RandomPlay, type PlayedMatch } from './simulate';
+export { randomCommand, playRandomMatch, mulberry32, type RandomPlay, type PlayedMatch } from './simulate';

@@ -1,5 +1,5 @@
 import { refuse } from './errors';
-import type { Contract, MatchOptions } from './types';
+import type { AskedOptions, ClockOption, Contract, MatchOptions } from './types';
 
 const SCHEDULES: readonly MatchOptions['schedule'][] = ['modern', 'traditional', 'quick'];
 const SCORINGS: readonly MatchOptions['scoring'][] = ['zeroSum', 'overOnly'];
@@ -23,7 +23,22 @@ const KNOWN_KEYS = new Set<string>([
   'mustTrump',
   'leadBeforeDiscard',
   'fourthRound',
+  'clock',
 ]);
+
+/** The bounds of a turn clock, in seconds. */
+export const TURN_SECONDS = { min: 5, max: 3600 } as const;
+
+const clockOption = (value: unknown): ClockOption | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) refuse('VALIDATION_FAILED', 'option clock must be an object { turnSeconds, onTimeout }');
+  const { turnSeconds, onTimeout, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) refuse('VALIDATION_FAILED', `unknown clock option ${Object.keys(rest)[0]}`);
+  if (!Number.isInteger(turnSeconds) || (turnSeconds as number) < TURN_SECONDS.min || (turnSeconds as number) > TURN_SECONDS.max)
+    refuse('VALIDATION_FAILED', `option clock.turnSeconds must be a whole number from ${TURN_SECONDS.min} to ${TURN_SECONDS.max}`);
+  if (onTimeout !== undefined && onTimeout !== 'standIn') refuse('VALIDATION_FAILED', 'option clock.onTimeout must be standIn');
+  return { turnSeconds: turnSeconds as number, onTimeout: 'standIn' };
+};
 
 const oneOf = <T>(name: string, value: unknown, allowed: readonly T[], fallback: T): T => {
   if (value === undefined) return fallback;
@@ -38,7 +53,7 @@ const flag = (name: string, value: unknown, fallback: boolean): boolean => {
 };
 
 /** Fills in the defaults of docs/rules.md and refuses unknown options or values (VALIDATION_FAILED). */
-export const resolveOptions = (partial: Partial<MatchOptions> = {}): MatchOptions => {
+export const resolveOptions = (partial: AskedOptions = {}): MatchOptions => {
   if (partial === null || typeof partial !== 'object' || Array.isArray(partial))
     refuse('VALIDATION_FAILED', 'options must be an object');
   for (const key of Object.keys(partial))
@@ -53,6 +68,9 @@ export const resolveOptions = (partial: Partial<MatchOptions> = {}): MatchOption
     leadBeforeDiscard: oneOf('leadBeforeDiscard', partial.leadBeforeDiscard, LEADS_BEFORE_DISCARD, 'reject'),
     fourthRound: oneOf('fourthRound', partial.fourthRound, FOURTH_ROUNDS, 'none'),
   };
+  // Only a match with a clock records one: the options of every other match stay as they were.
+  const clock = clockOption(partial.clock);
+  if (clock) options.clock = clock;
   if (options.fourthRound !== 'none' && options.schedule !== 'traditional')
     refuse('VALIDATION_FAILED', 'a fourth round exists only in the traditional schedule');
   return options;

@@ -2,7 +2,7 @@
 import { type CardId, cardCode, toIds } from './cards';
 import { decide } from './decide';
 import { legalActions } from './legal';
-import { type MatchState, evolve, initialState } from './state';
+import { type MatchState, evolve, initialState, seatToAct } from './state';
 import type { BismarckEvent, Card, Command, MatchOptions, Seat } from './types';
 
 export interface RandomPlay {
@@ -16,20 +16,6 @@ export interface RandomPlay {
 
 const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)];
 
-/** The seat that has to act now, or null when nobody has (no match, or finished). */
-export const seatToAct = (state: MatchState): Seat | null => {
-  switch (state.status) {
-    case 'awaitingDeal':
-      return state.dealer;
-    case 'awaitingContract':
-    case 'layingAway':
-      return state.forehand;
-    case 'trickPlay':
-      return state.turn;
-    default:
-      return null;
-  }
-};
 
 /** A uniformly random legal command for the seat to act, or null when the match is over. */
 export const randomCommand = (state: MatchState, play: RandomPlay, dealsSoFar: number): Command | null => {

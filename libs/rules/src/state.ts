@@ -33,6 +33,8 @@ export interface MatchInfo {
   readonly players: Triple<string>;
   /** Per seat, the strategy the service plays it with, or null for a person. */
   readonly bots: Triple<string | null>;
+  /** Per seat, the player account it is bound to, or null. */
+  readonly accounts: Triple<string | null>;
   readonly options: MatchOptions;
   readonly firstDealer: Seat;
   readonly seeded: boolean;
@@ -46,7 +48,26 @@ export interface MatchInfo {
   readonly contractsPlayed: Triple<Partial<Record<Contract, number>>>;
   /** One row per scored deal, for the scorecard. */
   readonly scored: readonly ScorecardDeal[];
+  /** Who is at the table (turn clocks): changes only in matches with a clock. */
+  readonly presence: Presence;
 }
+
+/**
+ * The turn clock's memory (clock.ts): per seat, the timeouts in a row and whether it is away (a
+ * stand-in plays its turns at once); `standingIn`: the seat whose turn timed out, until the stand-in
+ * has made that decision.
+ */
+export interface Presence {
+  readonly timeouts: Triple<number>;
+  readonly away: Triple<boolean>;
+  readonly standingIn: Seat | null;
+}
+
+export const EVERYONE_PRESENT: Presence = Object.freeze({
+  timeouts: Object.freeze([0, 0, 0]) as unknown as Triple<number>,
+  away: Object.freeze([false, false, false]) as unknown as Triple<boolean>,
+  standingIn: null,
+});
 
 /** The seats of the deal in progress. */
 export interface DealSeats {
@@ -75,6 +96,7 @@ export interface AwaitingPlayers {
   readonly matchId: string;
   readonly players: Triple<string | null>;
   readonly bots: Triple<string | null>;
+  readonly accounts: Triple<string | null>;
   readonly options: MatchOptions;
   readonly firstDealer: Seat;
   readonly seeded: boolean;
@@ -143,6 +165,8 @@ export interface TrickPlay extends MatchInfo, DealSeats, ContractSettled {
 export interface Finished extends MatchInfo {
   readonly status: 'finished';
   readonly winners: Seat[];
+  /** The match that follows this one (RematchOffered: at most one), else null. */
+  readonly rematch: string | null;
   readonly previous: { readonly tricksTaken: Triple<number>; readonly lastTrick: TakenTrick | null } | null;
 }
 
@@ -164,6 +188,7 @@ const infoOf = (s: StartedMatch): MatchInfo => ({
   matchId: s.matchId,
   players: s.players,
   bots: s.bots,
+  accounts: s.accounts,
   options: s.options,
   firstDealer: s.firstDealer,
   seeded: s.seeded,
@@ -173,6 +198,7 @@ const infoOf = (s: StartedMatch): MatchInfo => ({
   totals: s.totals,
   contractsPlayed: s.contractsPlayed,
   scored: s.scored,
+  presence: s.presence,
 });
 
 const parseAll = (codes: readonly string[]): CardId[] => codes.map(parseCard).filter((c) => c >= 0);
@@ -194,19 +220,70 @@ const markContract = (state: StartedMatch, seat: Seat, contract: Contract, deal:
 
 /** Applies one event. Never throws and never mutates: an event that does not fit the state is ignored. */
 export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
+  const next = evolveGame(state, event);
+  return 'presence' in next ? withPresence(next, event) : next;
+};
+
+/** The seat whose decision an event records (the dealer's deal, a cut, a contract, a lay-away, a card), else null. */
+const actorOf = (event: BismarckEvent): Seat | null => {
+  switch (event.type) {
+    case 'DealStarted':
+      return event.data.dealer;
+    case 'DeckCut':
+    case 'ContractChosen':
+    case 'CardsLaidAway':
+    case 'CardPlayed':
+    case 'DealVoided':
+      return event.data.seat;
+    default:
+      return null;
+  }
+};
+
+/**
+ * Presence after an event (clock.ts decides the events): a timeout counts and, the second in a row,
+ * sends the seat away; a move by the seat a stand-in was due for is the stand-in's; any other move of
+ * a seat breaks its row of timeouts; SeatReturned brings it back.
+ */
+const withPresence = (state: StartedMatch, event: BismarckEvent): StartedMatch => {
+  const p = state.presence;
+  switch (event.type) {
+    case 'TurnTimedOut': {
+      const seat = event.data.seat;
+      const timeouts = tripleWith(p.timeouts, seat, p.timeouts[seat] + 1);
+      return { ...state, presence: { timeouts, away: tripleWith(p.away, seat, p.away[seat] || timeouts[seat] >= 2), standingIn: seat } };
+    }
+    case 'SeatReturned': {
+      const seat = event.data.seat;
+      return { ...state, presence: { timeouts: tripleWith(p.timeouts, seat, 0), away: tripleWith(p.away, seat, false), standingIn: p.standingIn === seat ? null : p.standingIn } };
+    }
+    default: {
+      const actor = actorOf(event);
+      if (actor === null || p === EVERYONE_PRESENT) return state;
+      if (p.standingIn === actor) return { ...state, presence: { ...p, standingIn: null } };
+      if (p.timeouts[actor] === 0) return state;
+      return { ...state, presence: { ...p, timeouts: tripleWith(p.timeouts, actor, 0) } };
+    }
+  }
+};
+
+const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
   switch (event.type) {
     case 'MatchCreated': {
       if (state.status !== 'empty') return state;
       const { matchId, players, options, firstDealer, seeded } = event.data;
       // Logs from before bot seats have no `bots`: every seat is a person.
       const bots = event.data.bots ?? NO_BOTS;
+      // Logs from before player accounts, and matches of anonymous people: no seat is bound.
+      const accounts = event.data.accounts ?? NO_BOTS;
       const forkedFrom = event.data.forkedFrom ? { matchId: event.data.forkedFrom.matchId, version: event.data.forkedFrom.version } : null;
-      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, bots, options, firstDealer, seeded, forkedFrom };
+      if (players.some((p) => p === null)) return { status: 'awaitingPlayers', matchId, players, bots, accounts, options, firstDealer, seeded, forkedFrom };
       return {
         status: 'awaitingDeal',
         matchId,
         players: players as Triple<string>,
         bots,
+        accounts,
         options,
         firstDealer,
         seeded,
@@ -217,6 +294,7 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
         totals: [0, 0, 0],
         contractsPlayed: [{}, {}, {}],
         scored: [],
+        presence: EVERYONE_PRESENT,
         dealer: firstDealer,
         forehand: nextSeat(firstDealer),
         carried: null,
@@ -229,12 +307,13 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
       if (state.status !== 'awaitingPlayers' || state.players[event.data.seat] !== null) return state;
       const players = tripleWith(state.players, event.data.seat, event.data.name);
       const bots = tripleWith(state.bots, event.data.seat, event.data.bot ?? null);
-      if (players.some((p) => p === null)) return { ...state, players, bots };
+      const accounts = tripleWith(state.accounts, event.data.seat, event.data.account ?? null);
+      if (players.some((p) => p === null)) return { ...state, players, bots, accounts };
       // The table is full: from here on the match is exactly one created with these three names.
       const { matchId, options, firstDealer, seeded, forkedFrom } = state;
       return evolve(initialState(), {
         type: 'MatchCreated',
-        data: { matchId, players, options, firstDealer, seeded, bots, ...(forkedFrom ? { forkedFrom } : {}) },
+        data: { matchId, players, options, firstDealer, seeded, bots, accounts, ...(forkedFrom ? { forkedFrom } : {}) },
       });
     }
     case 'DealStarted': {
@@ -330,7 +409,7 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
       const row: ScorecardDeal = { number: deal, dealer: state.dealer, forehand, contract, trump, tricks, points, totals };
       const previous = { tricksTaken: tricks, lastTrick: state.lastTrick };
       const info = { ...infoOf(state), totals, scored: [...state.scored, row] };
-      if (deal >= state.dealsInMatch) return { ...info, status: 'finished', winners: winnersOf(totals), previous };
+      if (deal >= state.dealsInMatch) return { ...info, status: 'finished', winners: winnersOf(totals), previous, rematch: null };
       const dealer = dealerOf(state.firstDealer, deal + 1);
       return {
         ...info,
@@ -348,6 +427,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
       if (state.status !== 'finished') return state;
       return { ...state, totals: event.data.totals, winners: event.data.winners };
     }
+    case 'RematchOffered':
+      return state.status === 'finished' && state.rematch === null ? { ...state, rematch: event.data.matchId } : state;
     case 'TableAbandoned':
       return state.status === 'awaitingPlayers' ? { ...state, status: 'abandoned' } : state;
     case 'DeckCommitted':
@@ -355,6 +436,8 @@ export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
     case 'DeckCut':
       return state.status === 'awaitingDeal' && state.cut === null ? { ...state, cut: event.data.cut } : state;
     case 'SeedRevealed':
+    case 'TurnTimedOut':
+    case 'SeatReturned':
       return state;
     default:
       return ignoreUnknown(event, state);
@@ -380,6 +463,7 @@ const nextPlay = (
   matchId: s.matchId,
   players: s.players,
   bots: s.bots,
+  accounts: s.accounts,
   options: s.options,
   firstDealer: s.firstDealer,
   seeded: s.seeded,
@@ -389,6 +473,7 @@ const nextPlay = (
   totals: s.totals,
   contractsPlayed: s.contractsPlayed,
   scored: s.scored,
+  presence: s.presence,
   dealer: s.dealer,
   forehand: s.forehand,
   contract: s.contract,
@@ -410,6 +495,21 @@ export const fold = (events: readonly BismarckEvent[], from: MatchState = initia
   events.reduce(evolve, from);
 
 // ---- small readers shared by decide, legal moves and views -----------------------------------
+
+/** The seat that has to act now, or null when nobody has (no match, a lobby table, or finished). */
+export const seatToAct = (state: MatchState): Seat | null => {
+  switch (state.status) {
+    case 'awaitingDeal':
+      return state.dealer;
+    case 'awaitingContract':
+    case 'layingAway':
+      return state.forehand;
+    case 'trickPlay':
+      return state.turn;
+    default:
+      return null;
+  }
+};
 
 export const handSize = (state: MatchState, seat: Seat): number =>
   'hands' in state && state.hands ? size(state.hands[seat]) : 0;

@@ -18,6 +18,19 @@ export interface MatchOptions {
   mustTrump: boolean;
   leadBeforeDiscard: 'reject' | 'redeal';
   fourthRound: 'none' | 'freeTrump' | 'freeTrumpBlind';
+  /** A turn clock (docs/rules.md, "Turn clocks"); absent: no clock, the match waits for every seat. */
+  clock?: ClockOption;
+}
+
+/** Options as a creator asks for them: each one may be left out (its default), and so may a clock's `onTimeout`. */
+export type AskedOptions = Partial<Omit<MatchOptions, 'clock'>> & { clock?: Pick<ClockOption, 'turnSeconds'> & Partial<ClockOption> };
+
+/** How long a person's turn may take, and what happens when it has not acted by then. */
+export interface ClockOption {
+  /** 5 to 3600. */
+  turnSeconds: number;
+  /** `standIn`: a bot makes that one decision for the seat (the only choice so far). */
+  onTimeout: 'standIn';
 }
 
 // ---- commands: orders, decided against the state -------------------------------------------
@@ -32,13 +45,20 @@ export interface CreateMatch {
    * rules only record the names; which strategies exist is the service's to check.
    */
   bots?: Triple<string | null>;
-  options?: Partial<MatchOptions>;
+  /**
+   * The player accounts the seats are bound to (null: an anonymous person, a bot or an open seat).
+   * The service checks who may bind which account; the rules only record it, once per match.
+   */
+  accounts?: Triple<string | null>;
+  options?: AskedOptions;
   /** Drawn fairly by the caller (randomness stays outside the rules). */
   firstDealer: Seat;
   /** True when the match was created with a caller-chosen seed (reproducible, not provably fair). */
   seeded: boolean;
   /** Only for a fork (always seeded): the finished match and the version it starts from. */
   forkedFrom?: ForkedFrom;
+  /** Only for a rematch (POST /api/matches/{id}/rematch): the finished match it follows. */
+  rematchOf?: string;
 }
 /** Where a fork starts: a finished match and the version of its log (docs/clients.md, "Forking a finished match"). */
 export interface ForkedFrom {
@@ -93,6 +113,8 @@ export interface JoinSeat {
   name: string;
   /** The strategy the service plays this seat with; absent for a person. */
   bot?: string;
+  /** The player account the seat is bound to (a person who joined with a player token). */
+  account?: string;
 }
 /**
  * A lobby table whose open seats nobody took is closed (the service decides when: LOBBY_TTL_MS). It
@@ -100,6 +122,20 @@ export interface JoinSeat {
  */
 export interface AbandonTable {
   type: 'abandonTable';
+}
+/**
+ * The seat to act let its clock run out. `now` and `since` (when the last event was recorded, which
+ * started the turn) are brought by the service before the decision: time stays outside the rules.
+ */
+export interface TimeOut {
+  type: 'timeOut';
+  now: string;
+  since: string;
+}
+/** A seat marked away comes back to the table without making a move. */
+export interface ReturnToSeat {
+  type: 'returnToSeat';
+  seat: Seat;
 }
 /**
  * What the server's dealer brings to a decision (docs/fairness.md §7), fetched before it: the
@@ -114,7 +150,21 @@ export interface DealerFacts {
   readonly seeds?: readonly { deal: number; commitment: string; seed: string }[];
 }
 
-export type Command = (JoinSeat | CreateMatch | ForkMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable) & { dealer?: DealerFacts };
+/**
+ * A seat of a finished match asks for the next one with the same players (docs/clients.md, "Rematch").
+ * `matchId` is the new match's id, drawn by the caller; a match has one rematch, whoever asks first.
+ */
+export interface OfferRematch {
+  type: 'offerRematch';
+  seat: Seat;
+  matchId: string;
+}
+
+export type Command = (JoinSeat | CreateMatch | ForkMatch | Deal | ChooseContract | Discard | PlayCard | Cut | AbandonTable | TimeOut | ReturnToSeat | OfferRematch) & {
+  dealer?: DealerFacts;
+  /** The move is the stand-in bot's, for a seat that timed out or is away (never set from a caller's request). */
+  standIn?: boolean;
+};
 
 // ---- events: past-tense facts carrying everything replay needs ------------------------------
 
@@ -130,6 +180,7 @@ export type BismarckEvent =
        * A null name is an open seat: the match waits until SeatJoined has filled every seat. `bots`
        * (only when some seat is a bot): per seat the strategy the service plays it with, else null.
        * `forkedFrom` (only in a fork, which is always seeded): the finished match and version it starts from.
+       * `rematchOf` (only in a rematch): the finished match whose RematchOffered names this one.
        */
       data: {
         matchId: string;
@@ -138,11 +189,14 @@ export type BismarckEvent =
         firstDealer: Seat;
         seeded: boolean;
         bots?: Triple<string | null>;
+        /** Only when some seat is bound to a player account: per seat its id, else null. */
+        accounts?: Triple<string | null>;
         forkedFrom?: ForkedFrom;
+        rematchOf?: string;
       };
     }
   /** `bot` (only for a bot): the strategy the service plays the seat with. */
-  | { type: 'SeatJoined'; data: { seat: Seat; name: string; bot?: string } }
+  | { type: 'SeatJoined'; data: { seat: Seat; name: string; bot?: string; account?: string } }
   /** A lobby table closed before its seats were filled: the seats still open, for the record. */
   | { type: 'TableAbandoned'; data: { openSeats: Seat[] } }
   | {
@@ -188,7 +242,13 @@ export type BismarckEvent =
   /** The cutter's contribution to the next deck (public). */
   | { type: 'DeckCut'; data: { deal: number; seat: Seat; cut: string } }
   /** After the deal is scored: the seed behind a commitment, so anyone can recompute the deck. */
-  | { type: 'SeedRevealed'; data: { deal: number; commitment: string; seed: string } };
+  | { type: 'SeedRevealed'; data: { deal: number; commitment: string; seed: string } }
+  /** The seat to act had not acted by its deadline: a stand-in bot makes this decision for it. */
+  | { type: 'TurnTimedOut'; data: { seat: Seat; deadline: string } }
+  /** A seat that was away (two timeouts in a row) is back: the stand-in stops playing for it. */
+  | { type: 'SeatReturned'; data: { seat: Seat } }
+  /** After MatchFinished, at most once: `seat` asked for the next match, `matchId` (same players, options; dealer rotated). */
+  | { type: 'RematchOffered'; data: { matchId: string; seat: Seat } };
 
 export type EventType = BismarckEvent['type'];
 
@@ -209,6 +269,9 @@ export const EVENT_TYPES = [
   'DealScored',
   'SeedRevealed',
   'MatchFinished',
+  'TurnTimedOut',
+  'SeatReturned',
+  'RematchOffered',
 ] as const satisfies readonly EventType[];
 // A type added to BismarckEvent and forgotten above fails to compile here.
 const everyEventType: Exclude<EventType, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;
@@ -232,7 +295,8 @@ export type LegalAction =
 export interface PublicView {
   options: MatchOptions;
   /** `name` is null for a seat still open (status `waiting`); `bot` is the strategy of a seat the service plays, else null. */
-  seats: { seat: Seat; name: string | null; bot: string | null }[];
+  /** `player`: only on a seat bound to a player account (its id). */
+  seats: { seat: Seat; name: string | null; bot: string | null; player?: string }[];
   status: Status;
   phase: Phase;
   /** 1-based; 0 before the first deal. */
@@ -259,6 +323,19 @@ export interface PublicView {
   forkedFrom: ForkedFrom | null;
   /** The next deck's commitment and cut while the deal phase waits (provably fair deals), else nulls. */
   fairness: { commitment: string | null; cut: string | null };
+  /** Per seat: away after two timeouts in a row, its turns played by a stand-in bot until it acts again. */
+  away: Triple<boolean>;
+  /** The running turn clock: the person to act and when its time runs out; null when none runs. */
+  clock: TurnClock | null;
+  /** The id of the match that follows this finished one (RematchOffered), else null. */
+  rematch: string | null;
+}
+
+export interface TurnClock {
+  seat: Seat;
+  /** ISO time. */
+  deadline: string;
+  turnSeconds: number;
 }
 
 /** What one seat sees beyond the public view. */
@@ -312,6 +389,8 @@ export type RuleErrorCode =
   | 'MATCH_NOT_STARTED'
   /** joinSeat on a seat someone already holds. */
   | 'SEAT_TAKEN'
+  /** joinSeat with an account that already holds a seat of this match. */
+  | 'ALREADY_SEATED'
   /** createMatch with a seed and an open seat: the creator could compute a stranger's hand. */
   | 'SEED_WITH_OPEN_SEATS'
   /** A command to a lobby table that was closed because its seats were not filled in time. */
@@ -319,4 +398,8 @@ export type RuleErrorCode =
   /** forkMatch of a match still in play: before the end its hands are secret. */
   | 'MATCH_NOT_FINISHED'
   /** forkMatch at a version inside a move (or before the match started): no position the rules rest in. */
-  | 'VERSION_NOT_FORKABLE';
+  | 'VERSION_NOT_FORKABLE'
+  /** returnToSeat by a seat that is not away. */
+  | 'SEAT_NOT_AWAY'
+  /** offerRematch on a finished match that has its rematch already: the service answers that one. */
+  | 'REMATCH_OFFERED';

@@ -1,6 +1,7 @@
 // Every read path goes through here: what a spectator may see (publicView), what one seat may see
 // (seatView), the scorecard, and the event log as a given viewer may see it (redactEvent).
 import { EMPTY, toCodes, cardCode, size } from './cards';
+import { turnClock } from './clock';
 import { legalActions } from './legal';
 import { dealsInMatch, exhaustive, resolveOptions } from './options';
 import { type MatchState, type TakenTrick, nextSeat } from './state';
@@ -39,11 +40,15 @@ const copyOrigin = (origin: ForkedFrom | null): ForkedFrom | null => (origin ? {
 const noDealInPlay = () => ({ dealer: null, forehand: null, turn: null, tableCards: [], contract: null, trump: null, trick: [] });
 
 /** Who sits where: each seat's name (null: open) and, for a seat the service plays, its strategy. */
-const seatsOf = (state: { players: Triple<string | null>; bots?: Triple<string | null> }): PublicView['seats'] =>
-  state.players.map((name, seat) => ({ seat: seat as Seat, name, bot: state.bots?.[seat] ?? null }));
+// `player` only on a seat bound to an account: every other match's views stay as they were.
+const seatsOf = (state: { players: Triple<string | null>; bots?: Triple<string | null>; accounts?: Triple<string | null> }): PublicView['seats'] =>
+  state.players.map((name, seat) => {
+    const player = state.accounts?.[seat] ?? null;
+    return { seat: seat as Seat, name, bot: state.bots?.[seat] ?? null, ...(player !== null ? { player } : {}) };
+  });
 
 /** The spectator's view: only public information (docs/rules.md §7). */
-export const publicView = (state: MatchState): PublicView => {
+export const publicView = (state: MatchState, since: string | null = null): PublicView => {
   if (state.status === 'empty')
     return {
       options: resolveOptions(),
@@ -62,6 +67,9 @@ export const publicView = (state: MatchState): PublicView => {
       seeded: false,
       forkedFrom: null,
       fairness: { commitment: null, cut: null },
+      away: [false, false, false],
+      clock: null,
+      rematch: null,
     };
   if (state.status === 'awaitingPlayers' || state.status === 'abandoned')
     return {
@@ -88,7 +96,10 @@ export const publicView = (state: MatchState): PublicView => {
     seeded: state.seeded,
     forkedFrom: copyOrigin(state.forkedFrom),
     fairness: { commitment: null as string | null, cut: null as string | null },
+    away: state.presence.away.slice() as Triple<boolean>,
+    clock: since === null ? null : turnClock(state, since),
     handSizes: ('hands' in state && state.hands ? state.hands.map(size) : zeros()) as Triple<number>,
+    rematch: state.status === 'finished' ? state.rematch : null,
   };
   switch (state.status) {
     case 'awaitingDeal':
@@ -205,6 +216,9 @@ export const changesScorecard = (event: BismarckEvent): boolean => {
     case 'DeckCut':
     case 'SeedRevealed':
     case 'TableAbandoned':
+    case 'TurnTimedOut':
+    case 'SeatReturned':
+    case 'RematchOffered':
       return false;
     default:
       return exhaustive(event);
@@ -243,7 +257,15 @@ export const isDealRevealed = (state: MatchState, deal: number): boolean =>
 
 /** The deal an event belongs to, or null for match-level events. */
 export const dealOf = (event: BismarckEvent): number | null =>
-  event.type === 'MatchCreated' || event.type === 'SeatJoined' || event.type === 'TableAbandoned' || event.type === 'MatchFinished' ? null : event.data.deal;
+  event.type === 'MatchCreated' ||
+  event.type === 'SeatJoined' ||
+  event.type === 'TableAbandoned' ||
+  event.type === 'MatchFinished' ||
+  event.type === 'TurnTimedOut' ||
+  event.type === 'SeatReturned' ||
+  event.type === 'RematchOffered'
+    ? null
+    : event.data.deal;
 
 /**
  * The event as `viewer` may see it. Never drops an event, only nulls its secret fields: the deck
@@ -274,6 +296,9 @@ export const redactEvent = (event: BismarckEvent, viewer: Viewer, revealed: bool
     case 'DeckCommitted':
     case 'DeckCut':
     case 'SeedRevealed':
+    case 'TurnTimedOut':
+    case 'SeatReturned':
+    case 'RematchOffered':
       return event;
     default:
       return exhaustive(event);

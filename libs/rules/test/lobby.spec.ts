@@ -140,3 +140,35 @@ describe('given a lobby table nobody filled', () => {
     given(history(lobby(['Ann', null, null]), join(1, 'Bob'), join(2, 'Cyd'))).when({ type: 'abandonTable' }).thenThrows('WRONG_PHASE');
   });
 });
+
+describe('seats bound to player accounts', () => {
+  const P = 'pl-00000000-0000-4000-8000-00000000000a';
+  const Q = 'pl-00000000-0000-4000-8000-00000000000b';
+  const bound = (accounts: [string | null, string | null, string | null], players: [string | null, string | null, string | null] = ['Ann', null, null]): Command =>
+    ({ ...lobby(players), accounts }) as Command;
+
+  it('records the accounts only when a seat is bound, and shows each as the seat\'s `player`', () => {
+    given([]).when(lobby(['Ann', null, null])).then((events) => expect(events[0].data).not.toHaveProperty('accounts'));
+    given([]).when(bound([P, null, null])).then((events) => expect(events[0].data).toMatchObject({ accounts: [P, null, null] }));
+    const state = fold(history(bound([P, null, null]), { type: 'joinSeat', seat: 1, name: 'Bo', account: Q } as Command, join(2, 'Cyd')));
+    expect(publicView(state).seats).toEqual([
+      { seat: 0, name: 'Ann', bot: null, player: P },
+      { seat: 1, name: 'Bo', bot: null, player: Q },
+      { seat: 2, name: 'Cyd', bot: null },
+    ]);
+    expect(state.status !== 'empty' && 'accounts' in state && state.accounts).toEqual([P, Q, null]);
+  });
+
+  it('refuses an account on an open seat, on a bot seat, or on two seats of one match', () => {
+    given([]).when(bound([null, P, null], ['Ann', null, null])).thenThrows('VALIDATION_FAILED');
+    given([]).when({ ...bound([null, P, null], ['Ann', 'Bot', 'Cyd']), bots: [null, 'greedy', null] } as Command).thenThrows('VALIDATION_FAILED');
+    given([]).when(bound([P, P, null], ['Ann', 'Bo', null])).thenThrows('VALIDATION_FAILED');
+  });
+
+  it('refuses a join by an account that holds a seat already: ALREADY_SEATED', () => {
+    given(history(bound([P, null, null]))).when({ type: 'joinSeat', seat: 1, name: 'Ann again', account: P } as Command).thenThrows('ALREADY_SEATED');
+    given(history(bound([P, null, null]))).when({ type: 'joinSeat', seat: 1, name: 'Bo', account: Q } as Command).then((events) =>
+      expect(events).toEqual([{ type: 'SeatJoined', data: { seat: 1, name: 'Bo', account: Q } }]),
+    );
+  });
+});

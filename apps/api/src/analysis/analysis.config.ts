@@ -8,7 +8,7 @@ export interface AnalysisConfig {
   workers: number;
   /** How long a request for a deal not yet analysed waits for it before answering 202. */
   waitMs: number;
-  /** Deals that may wait for a worker, per process; one more is refused with 503 ANALYSIS_BUSY. */
+  /** Deals that may wait for a worker, per process: with `workers`, the most accepted at once (counted from acceptance, before the log is read); one more is refused with 503 ANALYSIS_BUSY. */
   queue: number;
   /** Deals one client address may have computing at once, per process; one more is refused with 429 RATE_LIMITED. */
   perAddress: number;

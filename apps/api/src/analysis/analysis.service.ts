@@ -13,7 +13,7 @@ import type { Piscina } from 'piscina';
 import { join } from 'node:path';
 import { workerPool } from '../workers/worker-pool';
 import type { AnalysisJob, Solved } from './analysis.worker';
-import { dealToAnalyse, type DealAnalysis } from './deal-analysis';
+import { dealContent, dealToAnalyse, type DealAnalysis, type DealToAnalyse } from './deal-analysis';
 
 /** The computed analysis, as kept, with when and how long. */
 export type DoneAnalysis = { status: 'done'; matchId: string } & DealAnalysis & { computedAt: string; computeMs: number };
@@ -36,13 +36,19 @@ export const tooManyFromAddress = (asked: number, limit: number): string =>
  * The analysis of a scored deal: read from `deal_analyses` when it was computed before; otherwise
  * solved once by the worker pool (concurrent requests for one deal share one computation in this
  * process) and kept. A request waits for it up to ANALYSIS_WAIT_MS, then is answered `pending`.
+ * A deal is kept by its content (`dealContent`): the same deal in a fork and in its source is solved
+ * once. At most ANALYSIS_QUEUE + ANALYSIS_WORKERS deals are accepted at once, counted from the moment
+ * they are (before their log is read), from every address together: one more is 503 ANALYSIS_BUSY.
  */
 @Injectable()
 export class AnalysisService implements OnApplicationShutdown {
   private readonly logger = new Logger('Analysis');
   private readonly table: AnalysisTable;
   private readonly pool: Piscina;
+  /** Deals accepted and not done, by match and deal: each holds a place in the queue's bound. */
   private readonly computing = new Map<string, Promise<StoredAnalysis>>();
+  /** Solves under way, by content: a fork's deal asked while its source's is solved waits for that one. */
+  private readonly solving = new Map<string, Promise<Solved>>();
   /** Deals being computed at the request of each client address (ANALYSIS_PER_ADDRESS). */
   private readonly byAddress = new Map<string, number>();
   private readonly computed: Counter<'outcome'>;
@@ -59,7 +65,7 @@ export class AnalysisService implements OnApplicationShutdown {
     this.pool = workerPool(join(__dirname, 'analysis.worker'), { threads: config.workers, idleTimeout: 600_000 });
     this.computed = new Counter({
       name: 'bismarck_deal_analyses_total',
-      help: 'Deal analyses computed by this process (each deal once), by outcome (done, failed).',
+      help: 'Deals solved by this process (each deal content once: a fork\'s deal answered from its source\'s solve is not counted), by outcome (done, failed).',
       labelNames: ['outcome'] as const,
       registers: [metrics.registry],
     });
@@ -88,8 +94,12 @@ export class AnalysisService implements OnApplicationShutdown {
     const key = `${id}:${deal}`;
     let computing = this.computing.get(key);
     if (!computing) {
-      if (this.pool.queueSize >= this.config.queue) {
-        throw new ProblemException('ANALYSIS_BUSY', `${this.pool.queueSize} deals wait for their analysis on this server; retry after ${RETRY_AFTER * 2} s.`, { retryAfter: RETRY_AFTER * 2 });
+      // Counted from acceptance, not from the pool's queue: a deal still reading its log holds its place.
+      const accepted = this.computing.size;
+      if (accepted >= this.config.queue + this.config.workers) {
+        throw new ProblemException('ANALYSIS_BUSY', `${accepted} deals are being analysed or wait for it on this server; retry after ${RETRY_AFTER * 2} s.`, {
+          retryAfter: RETRY_AFTER * 2,
+        });
       }
       const asked = this.byAddress.get(address) ?? 0;
       if (this.config.perAddress > 0 && asked >= this.config.perAddress) {
@@ -123,16 +133,30 @@ export class AnalysisService implements OnApplicationShutdown {
     const events = (await this.store.readStream(id)).map(toDomainEvent);
     const played = dealToAnalyse(events, deal);
     if (!played) throw new Error(`deal ${deal} of ${id} is scored but its events were not found`);
+    const content = dealContent(played);
+    // The same deal solved before, for another match (a fork's source): named for this one too.
+    const shared = await this.table.link(id, deal, content);
+    if (shared) return shared;
+    let solving = this.solving.get(content);
+    if (!solving) {
+      solving = this.solve(played, id).finally(() => this.solving.delete(content));
+      this.solving.set(content, solving);
+    }
+    const { analysis, ms } = await solving;
+    return this.table.keep(id, deal, content, analysis, this.config.maxNodes, ms);
+  }
+
+  /** One solve by a worker, counted. */
+  private async solve(played: DealToAnalyse, id: string): Promise<Solved> {
     try {
       const job: AnalysisJob = { deal: played, maxNodes: this.config.maxNodes };
-      const { analysis, ms } = (await this.pool.run(job)) as Solved;
-      const stored = await this.table.keep(id, deal, analysis, this.config.maxNodes, ms);
+      const solved = (await this.pool.run(job)) as Solved;
       this.computed.inc({ outcome: 'done' });
-      this.seconds.observe(ms / 1000);
-      return stored;
+      this.seconds.observe(solved.ms / 1000);
+      return solved;
     } catch (error) {
       this.computed.inc({ outcome: 'failed' });
-      this.logger.error(`analysis of deal ${deal} of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error(`analysis of deal ${played.deal} of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     }
   }

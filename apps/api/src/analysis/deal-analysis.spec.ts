@@ -1,6 +1,6 @@
 import { mulberry32, playRandomMatch, shuffleDeck, SUITS, trickWinner, type BismarckEvent, type Card, type PlayedCard, type Seat } from '@bismarck/rules';
 import { solve, SolverBudgetExceeded } from '@bismarck/solver';
-import { analyseDeal, dealToAnalyse, type DealToAnalyse } from './deal-analysis';
+import { analyseDeal, dealContent, dealToAnalyse, type DealToAnalyse } from './deal-analysis';
 
 const matchEvents = (seed: number, options: object = { schedule: 'quick' }, leadBeforeDiscard = 0): BismarckEvent[] =>
   playRandomMatch(options, 0, { random: mulberry32(seed), deck: (n) => shuffleDeck(`analysis-${seed}`, n), leadBeforeDiscard }).events;
@@ -41,6 +41,33 @@ describe('dealToAnalyse', () => {
       expect(d.plays).toHaveLength(48);
     }
     expect(found).toBe(true);
+  });
+});
+
+describe('dealContent: the key an analysis is kept by', () => {
+  it('is the same for the same deal in another match (a fork replays it), whatever order its fields were set in', () => {
+    const d = dealToAnalyse(matchEvents(1), 2)!;
+    const again = dealToAnalyse(matchEvents(1), 2)!;
+    const reordered = Object.fromEntries(Object.entries(d).reverse()) as unknown as DealToAnalyse;
+    expect(dealContent(again)).toBe(dealContent(d));
+    expect(dealContent(reordered)).toBe(dealContent(d));
+    expect(dealContent(d)).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('differs when anything the analysis reads differs: another deal, a card played in another order, another rule', () => {
+    const d = dealToAnalyse(matchEvents(1), 2)!;
+    const plays = d.plays.slice();
+    [plays[46], plays[47]] = [plays[47], plays[46]];
+    const keys = [
+      d,
+      dealToAnalyse(matchEvents(1), 1)!,
+      dealToAnalyse(matchEvents(2), 2)!,
+      { ...d, plays },
+      { ...d, mustTrump: !d.mustTrump },
+      { ...d, scoring: d.scoring === 'zeroSum' ? 'overOnly' : 'zeroSum' },
+      { ...d, voidedAttempts: d.voidedAttempts + 1 },
+    ].map((x) => dealContent(x as DealToAnalyse));
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });
 

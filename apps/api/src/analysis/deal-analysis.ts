@@ -20,6 +20,7 @@ import {
   trickWinner,
 } from '@bismarck/rules';
 import { SolverBudgetExceeded, solve, type Position } from '@bismarck/solver';
+import { createHash } from 'node:crypto';
 
 /** What a seat plays for: tricks in spades, trump and notrump; as few as it can in pass. */
 export type Goal = 'most' | 'fewest';
@@ -103,6 +104,17 @@ export function dealToAnalyse(events: readonly BismarckEvent[], deal: number): D
     }
   }
   return null;
+}
+
+/**
+ * The key analyses are kept by (`sha256:<hex>`): everything the analysis is computed from, that is the
+ * whole DealToAnalyse (its cards in the order played, contract, trump, rules, result), and nothing of
+ * the match it was played in. A fork replays its source's deals card for card: same key, one solve.
+ */
+export function dealContent(d: DealToAnalyse): string {
+  // Fields named one by one: the key must not depend on the order an object's fields were set in.
+  const content = [d.deal, d.forehand, d.contract, d.trump, d.mustTrump, d.scoring, d.voidedAttempts, d.tricks, d.points, d.plays.map((p) => [p.trick, p.seat, p.card])];
+  return `sha256:${createHash('sha256').update(JSON.stringify(content)).digest('hex')}`;
 }
 
 const goalOf = (contract: Contract): Goal => (contract === 'pass' ? 'fewest' : 'most');

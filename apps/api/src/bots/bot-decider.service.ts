@@ -4,29 +4,36 @@ import { join } from 'node:path';
 import type { Piscina } from 'piscina';
 import type { BotAction } from '@bismarck/bots';
 import { appConfig } from '../config/app.config';
+import { MatchCreators } from '../matches/match-creators';
 import { workerPool } from '../workers/worker-pool';
-import { decideBot, type BotTask } from './bot-decision';
-import { PeopleFirst } from './people-first';
+import { decideBot, strongBudget, type BotTask } from './bot-decision';
+import { FairQueue } from './fair-queue';
 
 /**
  * Where bot decisions are computed: a small pool of worker threads (BOT_THREADS, default 1), so that
- * a strategy's search (the strong bot may think for ~300 ms) never blocks the event loop that serves
+ * a strategy's search (the strong bot may think for ~200 ms) never blocks the event loop that serves
  * requests. BOT_THREADS=0 decides in this thread instead. The task holds only the bot seat's view and
- * the history its seat saw. Matches a person sits in are decided first (PeopleFirst).
+ * the history its seat saw. Which decision goes next is the FairQueue's choice (people first, then
+ * round-robin by creator and by match); a strong decision that starts with many waiting thinks less.
  */
 @Injectable()
 export class BotDecider implements OnModuleDestroy {
   private readonly pool: Piscina | null;
-  private readonly gate = new PeopleFirst();
+  private readonly queue: FairQueue;
 
-  constructor(@Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
-    this.pool = BotDecider.pool(config.botThreads);
+  constructor(
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+    private readonly creators: MatchCreators,
+  ) {
+    this.pool = BotDecider.pool(config.botThreads, config.botNice);
+    // As many decisions at once as there are threads: the pool's own queue stays empty, the order is ours.
+    this.queue = new FairQueue(Math.max(1, config.botThreads));
   }
 
-  /** A pool of `threads` worker threads, or null (decide in this thread). */
-  static pool(threads: number): Piscina | null {
+  /** A pool of `threads` worker threads at `nice` below the event loop's priority, or null (decide in this thread). */
+  static pool(threads: number, nice = 0): Piscina | null {
     // Threads start with the first decision and end after a minute without one.
-    return threads === 0 ? null : workerPool(join(__dirname, 'bot-decider.worker'), { threads });
+    return threads === 0 ? null : workerPool(join(__dirname, 'bot-decider.worker'), { threads, niceIncrement: nice });
   }
 
   /** True when decisions run in worker threads. */
@@ -34,15 +41,27 @@ export class BotDecider implements OnModuleDestroy {
     return this.pool !== null;
   }
 
-  /** The bot's move; `withPeople`: a person sits in the match (it goes before matches of bots only). */
-  decide(task: BotTask, withPeople: boolean): Promise<BotAction | null> {
-    const pool = this.pool;
-    return this.gate.run(withPeople, () => (pool ? (pool.run(task) as Promise<BotAction | null>) : Promise.resolve().then(() => decideBot(task))));
+  /** Decisions waiting for their turn. */
+  get queued(): number {
+    return this.queue.queued;
   }
 
-  /** Refuses the bot-only decisions still waiting for their turn: a stopping process does not wait for them. */
+  /**
+   * The bot's move in match `matchId`; `withPeople`: a person sits in the match (it goes before
+   * matches of bots only). Its turn comes round-robin by the match's creator, then by match.
+   */
+  decide(task: BotTask, withPeople: boolean, matchId: string): Promise<BotAction | null> {
+    const pool = this.pool;
+    return this.queue.run({ withPeople, creator: this.creators.of(matchId), match: matchId }, (load) => {
+      const budget = task.strategy === 'strong' ? strongBudget(load) : undefined;
+      const loaded = budget ? { ...task, budget } : task;
+      return pool ? (pool.run(loaded) as Promise<BotAction | null>) : Promise.resolve().then(() => decideBot(loaded));
+    });
+  }
+
+  /** Refuses the decisions still waiting for their turn: a stopping process does not wait for them. */
   close(): void {
-    this.gate.close();
+    this.queue.close();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,14 +1,42 @@
 // One bot decision, as a pure function of what the bot's seat may see: run in a worker thread
 // (bot-decider.worker.ts) or, without one, in the api's own thread.
 import { randomBytes } from 'node:crypto';
-import { chooseAction, type BotAction, type DealHistory, type StrategyName } from '@bismarck/bots';
+import { chooseAction, STRONG_DEFAULTS, type BotAction, type DealHistory, type StrategyName } from '@bismarck/bots';
 import type { SeatView } from '@bismarck/rules';
+import type { Load } from './fair-queue';
+
+/** What the strong bot may spend on one decision: deals drawn at most, and milliseconds. */
+export interface Budget {
+  readonly samples: number;
+  readonly budgetMs: number;
+}
 
 /** What a bot decides from: its seat's view and the deal in progress as that seat saw it. Nothing else. */
 export interface BotTask {
   readonly strategy: StrategyName;
   readonly view: SeatView;
   readonly history: DealHistory;
+  /** Set by the decider under load (strongBudget); absent, the strategy's defaults. */
+  readonly budget?: Budget;
+}
+
+/** The fewest deals, and milliseconds, a strong decision is given however many wait. */
+export const LEAST_BUDGET: Budget = { samples: 16, budgetMs: 25 };
+
+/**
+ * What a strong decision may spend when it starts with `load.waiting` decisions behind it: the
+ * defaults (128 deals, 200 ms) while fewer wait than there are threads; beyond that each thread's share
+ * shrinks with the queue, 1 / (1 + waiting per thread) of the defaults, down to LEAST_BUDGET. A queue
+ * of 40 then costs about 40 × 25 ms, not 40 × 200 ms, and drains rather than grows.
+ */
+export function strongBudget(load: Load): Budget | undefined {
+  const perThread = load.waiting / load.capacity;
+  if (perThread < 1) return undefined;
+  const share = 1 / (1 + perThread);
+  return {
+    samples: Math.max(LEAST_BUDGET.samples, Math.round(STRONG_DEFAULTS.samples * share)),
+    budgetMs: Math.max(LEAST_BUDGET.budgetMs, Math.round(STRONG_DEFAULTS.budgetMs * share)),
+  };
 }
 
 /**
@@ -18,4 +46,4 @@ export interface BotTask {
 const secureRandom = (): number => randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
 
 export const decideBot = (task: BotTask): BotAction | null =>
-  chooseAction(task.view, task.strategy, { random: secureRandom, history: task.history });
+  chooseAction(task.view, task.strategy, { random: secureRandom, history: task.history, ...task.budget });

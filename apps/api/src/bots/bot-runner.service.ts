@@ -5,7 +5,7 @@ import type { BotAction, StrategyName } from '@bismarck/bots';
 import { dealHistory } from '@bismarck/bots';
 import { EventStore } from '@bismarck/event-store';
 import { matchesAwaitingBots, toDomainEvent } from '@bismarck/projections';
-import { legalActions, RuleViolation, seatView, visibleEvents, type MatchState, type Seat } from '@bismarck/rules';
+import { legalActions, RuleViolation, seatView, standInDue, visibleEvents, type MatchState, type Seat } from '@bismarck/rules';
 import { appConfig } from '../config/app.config';
 import { MatchCommands, type SeatCommand } from '../matches/match-commands.service';
 import { MatchWriter } from '../matches/match-writer.service';
@@ -24,6 +24,23 @@ const MAX_LOST = 5;
 const KNOWN_MATCHES = 1_000;
 
 const hasBots = (state: MatchState): state is Extract<MatchState, { bots: unknown }> => 'bots' in state && state.bots.some((b) => b !== null);
+/** A match the runner may have to play in: a bot seat, or a turn clock (a stand-in for an absent person). */
+const playedHere = (state: MatchState): boolean => (state.status !== 'empty' && state.options.clock !== undefined) || hasBots(state);
+
+/** Who plays next for the service: a bot seat, or the stand-in of a person who timed out or is away. */
+export interface ServiceSeat {
+  seat: Seat;
+  /** The bot's strategy; null: the stand-in's (STAND_IN_BOT). */
+  strategy: string | null;
+}
+
+/** The seat the service plays now, or null: a bot seat that may act, else a stand-in that is due. */
+export function serviceSeatToAct(state: MatchState): ServiceSeat | null {
+  const bot = botToAct(state);
+  if (bot !== null) return { seat: bot, strategy: (state as Extract<MatchState, { bots: unknown }>).bots[bot] };
+  const standIn = standInDue(state);
+  return standIn === null ? null : { seat: standIn, strategy: null };
+}
 
 /**
  * The bot seat that may act now, or null. A bot on the dealer's right cuts before its dealer deals
@@ -96,9 +113,9 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     this.unhook = this.writer.onCommitted(({ matchId, from, events, folded }) => {
-      if (!hasBots(folded.state)) return;
+      if (!playedHere(folded.state)) return;
       this.known.written(matchId, from, events, folded);
-      if (botToAct(folded.state) !== null) this.wake(matchId);
+      if (serviceSeatToAct(folded.state) !== null) this.wake(matchId);
     });
     // Resume what a previous process left waiting (not awaited: start-up does not wait for bots).
     void this.sweep(0).catch((err: unknown) => this.logger.warn(`bot resume: ${String(err)}`));
@@ -166,7 +183,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private async knownNow(matchId: string): Promise<KnownMatch> {
     const before = this.known.get(matchId);
     // Trusted only to start a move: a stale fold that says no bot may act would leave a bot waiting.
-    if (before?.written && botToAct(before.folded.state) !== null) return before;
+    if (before?.written && serviceSeatToAct(before.folded.state) !== null) return before;
     const fresh = (await this.store.readStream(matchId, { after: before?.folded.version ?? 0 })).map(toDomainEvent);
     this.read += fresh.length;
     const known = learn(before, fresh);
@@ -187,8 +204,9 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // (handed over with the writer's fold), else the log read on from where this runner last read it.
       const known = await this.knownNow(matchId);
       const { state, version } = known.folded;
-      const seat = botToAct(state);
-      if (seat === null || lost >= MAX_LOST) {
+      const acting = serviceSeatToAct(state);
+      const seat = acting?.seat ?? null;
+      if (acting === null || seat === null || lost >= MAX_LOST) {
         // Checked and given up in one step, so a wake-up in between cannot be lost.
         if (entry.again && lost < MAX_LOST) continue;
         this.running.delete(matchId);
@@ -196,17 +214,22 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
         return;
       }
       const { bots } = state as Extract<MatchState, { bots: unknown }>;
-      const strategy = bots[seat] as StrategyName;
-      if (this.config.botDelayMs > 0) await sleep(this.config.botDelayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      const standIn = acting.strategy === null;
+      const strategy = (acting.strategy ?? this.config.standInBot) as StrategyName;
+      // A stand-in plays for a person who let the time run out: it does not wait any longer.
+      if (this.config.botDelayMs > 0 && !standIn) await sleep(this.config.botDelayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       if (this.stopped) return;
       // What the seat may see, and nothing more: its view and the log redacted for it.
       const task = { strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) };
-      const action = await this.decider.decide(task, bots.some((bot) => bot === null));
+      const action = await this.decider.decide(task, standIn || bots.some((bot) => bot === null), matchId);
       if (!action || this.stopped) return;
       try {
-        await this.commands.execute(matchId, seat, seatCommand(action), { expectedVersion: version, idempotencyKey: `bot-${version}` });
+        await this.commands.execute(matchId, seat, seatCommand(action), { expectedVersion: version, idempotencyKey: `${standIn ? 'stand-in' : 'bot'}-${version}`, standIn });
         lost = 0;
-        this.logger.debug(`match ${matchId}: bot seat ${seat} (${strategy}) did ${action.route} at version ${version}`);
+        // Answered but not appended here (another instance made the same move with the same key, and
+        // this is its first answer): the fold handed over is behind the log, so read on from the log.
+        if ((this.known.get(matchId)?.folded.version ?? 0) <= version) this.known.doubt(matchId);
+        this.logger.debug(`match ${matchId}: ${standIn ? 'the stand-in of seat' : 'bot seat'} ${seat} (${strategy}) did ${action.route} at version ${version}`);
       } catch (err) {
         if (!lostRace(err)) throw err;
         lost++;

@@ -1,4 +1,5 @@
 import { registerAs } from '@nestjs/config';
+import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 import { envInteger, SettingError } from './env';
 
 export interface AppConfig {
@@ -18,10 +19,29 @@ export interface AppConfig {
   lobbySweepMs: number;
   /** Worker threads for bot decisions (0: decide in the main thread). */
   botThreads: number;
+  /** How much lower the bot threads' OS priority is than the event loop's (nice increment, 0–19). */
+  botNice: number;
   /** A pause before each bot move (0: at once), for people who like to watch. */
   botDelayMs: number;
   /** How often this process looks for bot turns nobody took (a wake-up lost to a crash or an outage); 0: only at start-up. */
   botSweepMs: number;
+  /** How often this process looks for turn clocks that ran out (on any instance's matches). */
+  clockSweepMs: number;
+  /** The strategy that stands in for a person whose clock ran out or who is away. */
+  standInBot: StrategyName;
+  /** An OpenID Connect issuer whose JWTs act as players (docs/players.md, "Signing in with an identity provider"); null: none. */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  /** `OIDC_ISSUER`: the issuer's identifier, exactly as its tokens' `iss` and its discovery document's `issuer` say it. */
+  issuer: string;
+  /** `OIDC_AUDIENCE`: the `aud` values a token must carry one of (comma-separated: a client id, an API's resource id). */
+  audience: string[];
+  /** How long the issuer's keys are used before they are fetched again: a key the issuer removed stops working within this. */
+  jwksMaxAgeMs: number;
+  /** A token signed with a key not in the fetched set fetches the keys again, at most this often (a rotation's new key). */
+  jwksCooldownMs: number;
 }
 
 /**
@@ -45,7 +65,45 @@ export const appConfig = registerAs('app', (): AppConfig => {
     lobbyTtlMs: envInteger('LOBBY_TTL_MS', 86_400_000, 0, 31_536_000_000),
     lobbySweepMs: envInteger('LOBBY_SWEEP_MS', 60_000, 50, 86_400_000),
     botThreads: envInteger('BOT_THREADS', 1, 0, 64),
+    // Bots think with the CPU the requests leave: a person's command never waits for a core behind them.
+    botNice: envInteger('BOT_NICE', 10, 0, 19),
     botDelayMs: envInteger('BOT_DELAY_MS', 0, 0, 60_000),
     botSweepMs: envInteger('BOT_SWEEP_MS', 10_000, 0, 86_400_000),
+    // Short: a stand-in's move is due within a second of the deadline, on whichever instance sweeps first.
+    clockSweepMs: envInteger('CLOCK_SWEEP_MS', 250, 50, 60_000),
+    standInBot: standInBot(process.env.STAND_IN_BOT || 'strong'),
+    oidc: oidcConfig(),
   };
 });
+
+function oidcConfig(): OidcConfig | null {
+  const issuer = (process.env.OIDC_ISSUER ?? '').trim();
+  const audience = (process.env.OIDC_AUDIENCE ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  if (issuer === '') {
+    if (audience.length > 0) throw new SettingError('OIDC_AUDIENCE is set without OIDC_ISSUER');
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new SettingError(`OIDC_ISSUER must be a URL, got "${issuer}"`);
+  }
+  // Keys fetched over plain HTTP could be anyone's: only a provider on this machine may go without TLS.
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new SettingError('OIDC_ISSUER must be an https URL (http only on localhost)');
+  if (url.search !== '' || url.hash !== '') throw new SettingError('OIDC_ISSUER must have no query nor fragment');
+  // Without an audience, a token the issuer made for any other application would act here too.
+  if (audience.length === 0) throw new SettingError('OIDC_AUDIENCE is required with OIDC_ISSUER: the client id (or API identifier) the tokens are issued for');
+  return {
+    issuer,
+    audience,
+    jwksMaxAgeMs: envInteger('OIDC_JWKS_MAX_AGE_MS', 600_000, 1_000, 86_400_000),
+    jwksCooldownMs: envInteger('OIDC_JWKS_COOLDOWN_MS', 30_000, 0, 3_600_000),
+  };
+}
+
+function standInBot(name: string): StrategyName {
+  if (!(STRATEGIES as readonly string[]).includes(name)) throw new SettingError(`STAND_IN_BOT must be one of ${STRATEGIES.join(', ')}`);
+  return name as StrategyName;
+}

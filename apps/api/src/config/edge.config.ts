@@ -5,6 +5,11 @@ import { envInteger } from './env';
 export interface EdgeConfig {
   /** A comment line on every open event stream this often, so proxies keep it open. */
   sseKeepAliveMs: number;
+  /**
+   * How long after MatchFinished a finished match's live streams stay open for its RematchOffered
+   * (docs/clients.md, "Rematch"); 0 ends them at MatchFinished.
+   */
+  rematchWindowMs: number;
   /** Requests per window per seat token (Authorization: Bearer …); 0 turns the limit off. */
   rateLimitPerToken: number;
   /** Requests per window per client address; 0 turns the limit off. */
@@ -12,8 +17,16 @@ export interface EdgeConfig {
   rateLimitWindowMs: number;
   /** Match creations per window per client address (on top of the request limits); 0 turns it off. */
   createsPerAddress: number;
+  /** Requests, and creations, per window per player account (all its tokens together); 0 turns a limit off. */
+  rateLimitPerPlayer: number;
+  createsPerPlayer: number;
   /** Whole-match reads (audit, export, notation) per window per client address (on top of the request limits); 0 turns it off. */
   wholeMatchReadsPerAddress: number;
+  /**
+   * Presence (docs/architecture.md, "Presence"): how often an instance renews its `seat_presence` rows
+   * and reads the presence of the matches it streams again; a row not renewed for three of these runs out.
+   */
+  presenceHeartbeatMs: number;
   /** Open live streams per client address and per seat token, in one process; 0 turns a limit off. */
   streamsPerAddress: number;
   streamsPerToken: number;
@@ -34,10 +47,15 @@ export const edgeConfig = registerAs('edge', (): EdgeConfig => {
   const cors = (process.env.CORS_ORIGINS ?? '').trim();
   return {
     sseKeepAliveMs: envInteger('SSE_KEEPALIVE_MS', 15_000, 100, 3_600_000),
+    rematchWindowMs: envInteger('REMATCH_WINDOW_MS', 300_000, 0, 86_400_000),
+    presenceHeartbeatMs: envInteger('PRESENCE_HEARTBEAT_MS', 10_000, 100, 600_000),
     rateLimitPerToken: envInteger('RATE_LIMIT_PER_TOKEN', 30_000, 0, 100_000_000),
     rateLimitPerAddress: envInteger('RATE_LIMIT_PER_ADDRESS', 120_000, 0, 100_000_000),
     rateLimitWindowMs: envInteger('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
     createsPerAddress: envInteger('RATE_LIMIT_CREATES_PER_ADDRESS', 60, 0, 100_000_000),
+    // A player's tokens together: as much as one token, so that twenty tokens do not buy twenty times the limit.
+    rateLimitPerPlayer: envInteger('RATE_LIMIT_PER_PLAYER', 30_000, 0, 100_000_000),
+    createsPerPlayer: envInteger('RATE_LIMIT_CREATES_PER_PLAYER', 60, 0, 100_000_000),
     // Each reads and checks a whole log: up to ~35 ms of the api's thread for a 12-deal match, a
     // hundred commands' worth. 600 a minute is 10 a second from one address.
     wholeMatchReadsPerAddress: envInteger('RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS', 600, 0, 100_000_000),

@@ -69,8 +69,10 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
         description:
           "Opened with `GET` (`Accept: text/event-stream`) on the HTTP API's own host. The server first sends `retry: 2000`, then " +
           'every event after `Last-Event-ID` (or `?after=`, default 0) from the log, then each new one as it is appended: versions in ' +
-          'order, with no gap and no duplicate. Every `SSE_KEEPALIVE_MS` (15 s) a comment line (`: keep-alive`) keeps the connection ' +
-          'open; EventSource ignores it. After `MatchFinished` (or `TableAbandoned`: a lobby table closed unfilled) comes `event: end` and the server closes. The response has ' +
+          'order, with no gap and no duplicate; `event: presence` (which seats are connected) first and at each change, between them. Every `SSE_KEEPALIVE_MS` (15 s) a comment line (`: keep-alive`) keeps the connection ' +
+          'open; EventSource ignores it. After `MatchFinished` the stream waits `REMATCH_WINDOW_MS` (5 min) for the match\'s `RematchOffered` ' +
+          '(a seat asked for the next match: docs/clients.md, "Rematch"); after it, or when the window closes, comes `event: end` and the ' +
+          'server closes; after `TableAbandoned` (a lobby table closed unfilled), at once. The response has ' +
           '`Connection: close` and no `Content-Length` or chunked framing: the body ends when the connection does.',
         parameters: { id: { description: 'The match id (a lowercase UUID).' } },
         messages: {
@@ -95,15 +97,19 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
           end: {
             name: 'end',
             title: 'The match is over',
-            summary: '`event: end`, right after `MatchFinished` (`status: finished`) or `TableAbandoned` (`status: abandoned`); then the server closes the stream.',
-            description: 'Reconnecting at this version answers `204 No Content`, which tells an EventSource to stop.',
+            summary:
+              '`event: end` (`status: finished`) right after `RematchOffered`, or after `MatchFinished` once the rematch window (`REMATCH_WINDOW_MS`) closes; ' +
+              'right after `TableAbandoned` (`status: abandoned`). Then the server closes the stream.',
+            description:
+              'Reconnecting at this version answers `204 No Content`, which tells an EventSource to stop. (A rematch asked for after the window still ' +
+              "reaches the log and the public state's `rematch`: a later reconnect streams its `RematchOffered`.)",
             contentType: 'application/json',
             payload: {
               type: 'object',
               additionalProperties: false,
               required: ['version', 'status'],
               properties: {
-                version: { type: 'integer', minimum: 1, description: 'The last version, that of `MatchFinished` (or `TableAbandoned`).' },
+                version: { type: 'integer', minimum: 1, description: 'The last version: that of `RematchOffered`, `MatchFinished` (no rematch in the window) or `TableAbandoned`.' },
                 status: { type: 'string', enum: ['finished', 'abandoned'], description: 'The match status: `abandoned` after `TableAbandoned`.' },
               },
             },
@@ -111,6 +117,34 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
               { name: 'finished', payload: { version: 131, status: 'finished' } },
               { name: 'abandoned', payload: { version: 2, status: 'abandoned' } },
             ],
+          },
+          presence: {
+            name: 'presence',
+            title: 'Which seats are connected',
+            summary: "`event: presence` with no `id:` line: once when the stream opens (before the log's events), then at each change.",
+            description:
+              'A seat is connected while a live stream opened with its credential (its seat token, or the token of the player bound to it) ' +
+              "is open on any instance of the service; spectators' streams do not count. The same `connected` as the public state's " +
+              '(`GET /api/matches/{id}`). Presence is not an event of the log: it has no version, and without an `id:` line it leaves ' +
+              "an EventSource's `Last-Event-ID` at the last event's version. A change made on another instance arrives within about a " +
+              'second on PostgreSQL (NOTIFY), at worst after `PRESENCE_HEARTBEAT_MS` (10 s); a crashed instance\'s streams stop counting ' +
+              'after three heartbeats.',
+            contentType: 'application/json',
+            payload: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['connected'],
+              properties: {
+                connected: {
+                  type: 'array',
+                  items: { type: 'boolean' },
+                  minItems: 3,
+                  maxItems: 3,
+                  description: 'Per seat, seat 0 first: whether that seat has a live stream open.',
+                },
+              },
+            },
+            examples: [{ name: 'twoConnected', payload: { connected: [true, false, true] } }],
           },
           error: {
             name: 'error',
@@ -138,11 +172,12 @@ export function buildAsyncApi(openApiSchemas: Json = eventSchemasOfTheApi()): Js
         description:
           'Request headers: `Accept: text/event-stream`; `Last-Event-ID: <version>` to resume after that version (EventSource ' +
           'sends it when it reconnects; it wins over `?after=`); `Authorization: Bearer <seat token>` (optional) to see that ' +
-          "seat's own cards. Before the stream starts, an error is `application/problem+json` (400, 401, 403, 404, 429 " +
-          '`TOO_MANY_STREAMS`), and a finished match (or an abandoned lobby table) whose last version the caller already has answers `204`.',
+          "seat's own cards, and to count as that seat's presence while the stream is open. Before the stream starts, an error is `application/problem+json` (400, 401, 403, 404, 429 " +
+          '`TOO_MANY_STREAMS`), and a match with nothing more to wait for (finished with its rematch offered or its rematch window closed, ' +
+          'or an abandoned lobby table) whose last version the caller already has answers `204`.',
         security: [{ $ref: '#/components/securitySchemes/seat' }],
         bindings: { http: { method: 'GET', query: { type: 'object', properties: { after } }, bindingVersion: '0.3.0' } },
-        messages: [message('event'), message('end'), message('error')],
+        messages: [message('event'), message('presence'), message('end'), message('error')],
       },
     },
     components: {

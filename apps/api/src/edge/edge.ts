@@ -5,13 +5,13 @@ import type { Server } from 'node:http';
 import type { EdgeConfig } from '../config/edge.config';
 import { SettingError } from '../config/env';
 import { answerClientErrors } from './client-errors';
-import { rateLimiter } from './rate-limit';
+import { rateLimiter, type RateLimitOptions } from './rate-limit';
 
 /**
  * What every request meets before the routes: security headers (helmet), CORS when configured, and
- * the rate limits on /api. Called once from createApp, before the body parser.
+ * the rate limits on /api (per player too: `playerOf` names a token's player). Called once from createApp, before the body parser.
  */
-export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void {
+export function applyEdge(app: NestExpressApplication, config: EdgeConfig, playerOf: RateLimitOptions['playerOf']): void {
   trustProxy(app, config.trustProxy);
   const cors = config.corsOrigins;
   // JSON answers need no content policy of their own; /docs (Swagger UI) and HTML pages keep theirs.
@@ -33,6 +33,9 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig): void
       perAddress: config.rateLimitPerAddress,
       createsPerAddress: config.createsPerAddress,
       wholeMatchReadsPerAddress: config.wholeMatchReadsPerAddress,
+      perPlayer: config.rateLimitPerPlayer,
+      createsPerPlayer: config.createsPerPlayer,
+      playerOf,
       windowMs: config.rateLimitWindowMs,
     }),
   );

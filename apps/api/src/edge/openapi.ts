@@ -4,19 +4,20 @@ import { unsupportedMediaTypeResponse } from '../problem/media-type';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+/** The methods of this api a client sends a body with (or may, by mistake). */
+const BODY_METHODS = ['post', 'patch', 'delete'];
 
 /**
  * Completes the generated document for client developers and linters, in one place:
  * - every /api operation documents the 429 `RATE_LIMITED` answer with `Retry-After` and `RateLimit`,
  *   the 503 `DATABASE_UNAVAILABLE` one with `Retry-After`, and the refusals of a malformed request
  *   (400 `VALIDATION_FAILED`; 415 and 413 `PAYLOAD_TOO_LARGE` for a POST);
- * - every operation states its security: a seat token where one is required (already there), an
- *   optional seat token on the match routes that read one (a spectator without one), none elsewhere
- *   (the lobby's join and bot routes: a token sent there is not looked at);
+ * - every operation states its security (securityOf): seat or bound player's token, optional player tokens;
  * - request bodies are closed (`additionalProperties: false`), as the validation pipe refuses unknown fields;
  * - every JSON request body has an example (built from its schema's property examples if it has none);
  * - the schemas declared with ApiOneOf get their `oneOf` and `discriminator` (Nest writes none for a class);
- * - the bearer schemes say what the tokens are (Nest's default `bearerFormat` is JWT; they are opaque);
+ * - the bearer schemes say what the tokens are (Nest's default `bearerFormat` is JWT; ours are opaque, but a
+ *   player's may be its identity provider's JWT where the deployment has one);
  * - the problem schema's fields say what they hold;
  * - last, the document becomes OpenAPI 3.1 (toOpenApi31): `null` is a value the schemas themselves allow,
  *   exactly, for every JSON Schema validator and generator (docs/clients.md, "Why OpenAPI 3.1").
@@ -35,8 +36,7 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       if (path.startsWith('/api/')) addDatabaseUnavailable(op);
       if (path.startsWith('/api/') || (op.parameters ?? []).length > 0) addMalformed(op, method);
       if (method === 'get') addNotModified(op);
-      // A match route that reads a seat token refuses an unknown one (401); the lobby's join and bot routes read none.
-      op.security ??= path.startsWith('/api/matches/{id}') && op.responses?.['401'] ? [{}, { seat: [] }] : [{}];
+      op.security = securityOf(path, method, op);
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
         closeObjects(media.schema, schemas);
         if (media.example === undefined && media.examples === undefined) {
@@ -47,6 +47,21 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return toOpenApi31(document);
+}
+
+/** The routes that bind a seat to the caller's player account when a player token is sent (anonymous without one). */
+const OPTIONAL_PLAYER: readonly string[] = ['post /api/matches', 'post /api/matches/{id}/seats/{seat}/join'];
+
+/**
+ * What an operation accepts, for generators that build their auth from it: a match route that reads a seat token
+ * refuses an unknown one (401) and a spectator sends none; wherever a seat token acts, the token of the player the seat
+ * is bound to acts too (docs/players.md); creation and the lobby's join take an optional player token; the lobby's bot
+ * route reads no token (one sent is not looked at).
+ */
+function securityOf(path: string, method: string, op: Json): Json[] {
+  if (OPTIONAL_PLAYER.includes(`${method} ${path}`)) return [{}, { player: [] }];
+  const declared: Json[] = op.security ?? (path.startsWith('/api/matches/{id}') && op.responses?.['401'] ? [{}, { seat: [] }] : [{}]);
+  return declared.flatMap((requirement) => ('seat' in requirement && path.startsWith('/api/matches/{id}') ? [requirement, { player: [] }] : [requirement]));
 }
 
 /**
@@ -101,6 +116,14 @@ const BEARER_SCHEMES: Json = {
       'Answered once, by `POST /api/matches` for each named seat and by `POST /api/matches/{id}/seats/{seat}/join`; ' +
       'it acts for that seat of that match only, and the service keeps only its SHA-256.',
   },
+  player: {
+    bearerFormat: 'bskp_ token (or an OIDC JWT)',
+    description:
+      'A player token: `bskp_` and 32 base64url characters, opaque, from `POST /api/players` (or `POST /api/players/me/tokens`); ' +
+      'the service keeps only its SHA-256. A deployment with an OpenID Connect issuer (`OIDC_ISSUER`) also takes a JWT of that issuer ' +
+      'here, signed with one of its published keys and issued for this service (`OIDC_AUDIENCE`): it acts as the player of its ' +
+      '`sub`, registered at its first use (docs/players.md). Without `OIDC_ISSUER`, a JWT is refused like any unknown token.',
+  },
   admin: {
     bearerFormat: 'opaque',
     description: 'The `ADMIN_TOKEN` of the deployment (at least 16 characters); without it set, the admin routes answer 404.',
@@ -127,7 +150,8 @@ function describeProblem(schema: Json | undefined): void {
 /**
  * What any /api operation (and any page with parameters) may answer before its own code runs: 400 `VALIDATION_FAILED` for a path
  * segment that is not valid percent-encoding or a query parameter it does not take, and, for a POST,
- * 415 `UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON (even where the route reads none).
+ * PATCH or DELETE, 415 `UNSUPPORTED_MEDIA_TYPE` for a body that is not JSON (even where the route
+ * reads none) and 413 for one over BODY_LIMIT.
  */
 function addMalformed(op: Json, method: string): void {
   const examples = ownExamples(op, '400');
@@ -135,9 +159,10 @@ function addMalformed(op: Json, method: string): void {
     examples.VALIDATION_FAILED = { value: problemExample('VALIDATION_FAILED', "Failed to decode param '%zz'") };
     op.responses['400'] = problemResponse(examples, '');
   }
-  if (method === 'post' && !op.responses['415']) op.responses['415'] = unsupportedMediaTypeResponse();
+  if (!BODY_METHODS.includes(method)) return;
+  if (!op.responses['415']) op.responses['415'] = unsupportedMediaTypeResponse();
   // BODY_LIMIT is checked from Content-Length before any route, a body-less one's too.
-  if (method === 'post' && !op.responses['413']) op.responses['413'] = problemResponse({ PAYLOAD_TOO_LARGE: { value: problemExample('PAYLOAD_TOO_LARGE') } }, '');
+  if (!op.responses['413']) op.responses['413'] = problemResponse({ PAYLOAD_TOO_LARGE: { value: problemExample('PAYLOAD_TOO_LARGE') } }, '');
 }
 
 /**

@@ -8,10 +8,16 @@ export interface RateLimitOptions {
   /** Requests per window per client address; 0: no limit. */
   readonly perAddress: number;
   readonly windowMs: number;
-  /** Match creations (POST /api/matches, and forks) per window per client address, on top of the above; 0: no limit. */
+  /** Creations (POST /api/matches, forks, POST /api/players) per window per client address, on top of the above; 0: no limit. */
   readonly createsPerAddress?: number;
   /** GETs of a match's audit, export and notation per window per client address, on top of the above; 0: no limit. */
   readonly wholeMatchReadsPerAddress?: number;
+  /** Requests per window per player, all its tokens together; 0: no limit. */
+  readonly perPlayer?: number;
+  /** Creations per window per player (on top of those per address); 0: no limit. */
+  readonly createsPerPlayer?: number;
+  /** The player a bearer credential acts for (null: none, or not a player's); at once when it knows (a seat token, a cached one). */
+  readonly playerOf?: (token: string) => string | null | Promise<string | null>;
   readonly now?: () => number;
 }
 
@@ -26,7 +32,8 @@ interface Window {
 }
 
 /**
- * Fixed-window rate limits per seat token and per client address, in this process's memory (each api
+ * Fixed-window rate limits per bearer token, per player (every token of one account together: twenty
+ * tokens do not buy twenty times the limit) and per client address, in this process's memory (each api
  * instance counts its own requests). Every answer carries `RateLimit` and `RateLimit-Policy` (IETF
  * draft-ietf-httpapi-ratelimit-headers, "draft-7" form) for the tighter of the two; an answer over
  * the limit is 429 problem+json `RATE_LIMITED` with `Retry-After`. Tokens are kept only as map keys.
@@ -44,6 +51,18 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
   };
 
   return (req, res, next) => {
+    const token = bearerToken(req);
+    if (token === undefined || !options.playerOf || !(options.perPlayer || options.createsPerPlayer)) return limit(req, res, next, null);
+    const player = options.playerOf(token);
+    if (!(player instanceof Promise)) return limit(req, res, next, player);
+    // A failed lookup (the database away) limits as a token only: the route itself answers the outage.
+    player.then(
+      (id) => limit(req, res, next, id),
+      () => limit(req, res, next, null),
+    );
+  };
+
+  function limit(req: Request, res: Response, next: NextFunction, player: string | null): void {
     const t = now();
     if (t >= sweepAt) {
       for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
@@ -54,10 +73,11 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     const token = bearerToken(req);
     if (options.perAddress > 0) checks.push(hit(`a:${address}`, options.perAddress, t));
     if (options.perToken > 0 && token !== undefined) checks.push(hit(`t:${token}`, options.perToken, t));
-    // Every match stays in the log for good: creating them (a fork too) has a tighter limit of its own.
-    if (options.createsPerAddress && req.method === 'POST' && (req.path === '/matches' || FORK_PATH.test(req.path))) {
-      checks.push(hit(`c:${address}`, options.createsPerAddress, t));
-    }
+    if (player !== null && options.perPlayer) checks.push(hit(`p:${player}`, options.perPlayer, t));
+    // Every match and every account stays in the log for good: creating them (a fork too) has a tighter limit of its own.
+    const creates = req.method === 'POST' && (req.path === '/matches' || req.path === '/players' || FORK_PATH.test(req.path));
+    if (creates && options.createsPerAddress) checks.push(hit(`c:${address}`, options.createsPerAddress, t));
+    if (creates && player !== null && options.createsPerPlayer) checks.push(hit(`cp:${player}`, options.createsPerPlayer, t));
     // An audit re-decides every move of the match: a hundred commands' worth of CPU for one request.
     if (options.wholeMatchReadsPerAddress && req.method === 'GET' && WHOLE_MATCH_PATH.test(req.path)) {
       checks.push(hit(`w:${address}`, options.wholeMatchReadsPerAddress, t));
@@ -69,5 +89,5 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     if (tightest.remaining >= 0) return next();
     const detail = `Too many requests: at most ${tightest.limit} in ${Math.round(options.windowMs / 1000)} s. Retry after ${tightest.reset} s.`;
     sendProblem(req, res, problemBody('RATE_LIMITED', detail, { retryAfter: tightest.reset }));
-  };
+  }
 }

@@ -1,4 +1,6 @@
-import { Controller, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { clientAddress } from '../edge/caller';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { NoBodyGuard } from '../problem/no-body.guard';
@@ -34,7 +36,7 @@ export class ForkController {
     ['MATCH_NOT_FINISHED', 'A match can be forked once it is finished: until then its hands are secret.'],
     'VERSION_NOT_FORKABLE',
   )
-  fork(@Param('id') id: string, @Query() query: ForkQueryDto): Promise<ForkCreated> {
-    return this.forks.fork(id, query.version);
+  fork(@Param('id') id: string, @Query() query: ForkQueryDto, @Req() req: Request): Promise<ForkCreated> {
+    return this.forks.fork(id, query.version, clientAddress(req));
   }
 }

@@ -6,10 +6,11 @@ import { EventStore } from '@bismarck/event-store';
 import { edgeConfig } from '../config/edge.config';
 import { bearerToken, clientAddress } from '../edge/caller';
 import { invalidParameter, ProblemException } from '../problem/problem';
-import { MatchFolds } from '../matches/match-folds.service';
+import { MatchFolds, type LoadedMatch } from '../matches/match-folds.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
+import { PresenceService } from './presence.service';
 import { StreamQuota } from './stream-quota';
-import { LiveStream, MatchChannel, type StreamSink } from './match-channel';
+import { endingAfter, LiveStream, MatchChannel, type StreamSink } from './match-channel';
 import { openEventStream } from './sse-socket';
 
 const SSE_HEADERS = {
@@ -34,7 +35,10 @@ export interface ResumePoint {
  * The streams of one match share a channel (match-channel.ts): it registers with the hub before it
  * folds the match, so nothing committed from then on is missed; a stream joins it, reads the log
  * after the client's last version, then receives the frames its audience shares, with no gap and no
- * duplicate. After MatchFinished (or TableAbandoned) it sends `event: end` and closes.
+ * duplicate. After TableAbandoned it sends `event: end` and closes; after MatchFinished it waits up to
+ * REMATCH_WINDOW_MS for RematchOffered (docs/clients.md, "Rematch"), then sends `event: end` and closes.
+ * Presence goes to every stream as `event: presence` with no `id:` (presence.service.ts): once when it
+ * joins, then at each change; a seat's own stream counts for its seat while it is open.
  */
 @Injectable()
 export class EventStreamService implements OnModuleDestroy {
@@ -47,6 +51,7 @@ export class EventStreamService implements OnModuleDestroy {
     private readonly hub: LiveHub,
     private readonly folds: MatchFolds,
     private readonly store: EventStore,
+    private readonly presence: PresenceService,
     @Inject(edgeConfig.KEY) private readonly config: ConfigType<typeof edgeConfig>,
   ) {
     this.quota = new StreamQuota(config.streamsPerAddress, config.streamsPerToken);
@@ -58,8 +63,9 @@ export class EventStreamService implements OnModuleDestroy {
     if (!known) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${matchId}.`);
     // Past what this process knows: caught up first (another instance may have appended that far).
     if (after > known.version) known = (await this.folds.load(matchId, true)) ?? known;
-    // A finished match, or a lobby table closed unfilled (TableAbandoned): its log is complete.
-    if ((known.state.status === 'finished' || known.state.status === 'abandoned') && after >= known.version) {
+    // Nothing more to wait for at the end of the log: a lobby table closed unfilled (TableAbandoned), a
+    // finished match with its rematch, or one whose rematch window has closed (docs/clients.md, "Rematch").
+    if (this.complete(known) && after >= known.version) {
       // Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
       res.status(204).end();
       return;
@@ -91,7 +97,10 @@ export class EventStreamService implements OnModuleDestroy {
     }
     const stream = new LiveStream(viewer, after, sink);
     const untrack = this.hub.track(stream);
+    // A seat's stream makes the seat connected while it is open (a spectator's does not).
+    const present = viewer === 'spectator' ? undefined : this.presence.enter(matchId, viewer);
     sink.on('close', () => {
+      present?.leave();
       untrack();
       release();
       stream.close();
@@ -99,10 +108,23 @@ export class EventStreamService implements OnModuleDestroy {
       // The last stream of a match ends its channel.
       if (channel.size === 0) channel.close();
     });
+    // Counted and read again first: the presence this stream is sent when it joins shows its own seat.
+    if (present) {
+      await present.settled;
+      // Meanwhile the channel's last stream may have left and closed it: this one starts a new one.
+      if (channel.closed && !stream.closed) channel = await this.channelOf(matchId).catch(() => channel);
+    }
     await channel.join(stream).catch((err: unknown) => {
       logger.warn(`event stream of ${matchId}: ${err instanceof Error ? err.message : String(err)}`);
       stream.fail();
     });
+  }
+
+  private complete({ state, updatedAt }: LoadedMatch): boolean {
+    if (state.status === 'abandoned') return true;
+    if (state.status !== 'finished') return false;
+    // The last event of a finished match without a rematch is its MatchFinished.
+    return state.rematch !== null || endingAfter({ type: 'MatchFinished', recordedAt: updatedAt }, this.config.rematchWindowMs) !== undefined;
   }
 
   onModuleDestroy(): void {
@@ -132,22 +154,25 @@ export class EventStreamService implements OnModuleDestroy {
   /** Listens to the hub first, then folds the match from the log: no event falls in between. */
   private async startChannel(matchId: string): Promise<MatchChannel> {
     let stopListening = (): void => undefined;
+    let stopWatching = (): void => undefined;
     const keepAlive = setInterval(() => channel.comment('keep-alive'), this.config.sseKeepAliveMs);
     keepAlive.unref();
     const channel: MatchChannel = new MatchChannel(matchId, this.store, {
       closed: () => {
         clearInterval(keepAlive);
         stopListening();
+        stopWatching();
         if (this.channels.get(matchId) === channel) this.channels.delete(matchId);
       },
       failed: (err) => logger.warn(`live channel of ${matchId}: ${err instanceof Error ? err.message : String(err)}`),
-    });
+    }, this.config.rematchWindowMs);
     try {
       stopListening = await this.hub.listen(matchId, (events) => channel.deliver(events));
+      stopWatching = await this.presence.watch(matchId, (connected) => channel.presence(connected));
       // Fresh: what another instance appended is in the log, maybe not yet in this process's fold.
       const now = await this.folds.load(matchId, true);
       if (!now) throw new Error(`match ${matchId} has no events`);
-      channel.start(now);
+      channel.start(now, now.updatedAt);
     } catch (err) {
       channel.close();
       throw err;

@@ -10,6 +10,7 @@ import { EventStreamService, type ResumePoint } from './event-stream.service';
 
 const SSE_EXAMPLE =
   'retry: 2000\n\n' +
+  'event: presence\ndata: {"connected":[true,false,true]}\n\n' +
   'id: 7\ndata: {"version":7,"type":"CardPlayed","at":"2026-01-01T12:00:00.000Z","data":{"deal":1,"trick":1,"seat":2,"card":"QH"}}\n\n' +
   ': keep-alive\n\n';
 
@@ -27,9 +28,11 @@ export class LiveController {
       'The same events as `GET /api/matches/{id}/events`, redacted for the caller (a seat token sees its own cards, ' +
       'no token is a spectator), first those after `Last-Event-ID` (or `after`), then live as they are appended. ' +
       'Each message has `id:` = the version and `data:` = `{ version, type, at, data }`; versions arrive in order with ' +
-      'no gap and no duplicate. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` ' +
-      '(or `TableAbandoned`, a lobby table closed unfilled) the server sends `event: end` and closes; reconnecting to such ' +
-      'a match at its last version answers 204, which tells an EventSource to stop.',
+      'no gap and no duplicate. `event: presence` (data `{ connected: [bool, bool, bool] }`, no `id:`) tells which seats have a live stream open: ' +
+      'once first, then at each change; a stream opened with a seat token (or the bound player\'s token) makes that seat connected while it is open. A comment line (`: keep-alive`) is sent every `SSE_KEEPALIVE_MS`. After `MatchFinished` the ' +
+      'stream stays open for `REMATCH_WINDOW_MS` (5 min) for the match\'s `RematchOffered` (docs/clients.md, "Rematch"): after it, ' +
+      'or when the window closes without one, the server sends `event: end` and closes; after `TableAbandoned` (a lobby table ' +
+      'closed unfilled), at once. Reconnecting at the last version of such a match answers 204, which tells an EventSource to stop.',
   })
   @ApiMatchId()
   @ApiProduces('text/event-stream')
@@ -38,7 +41,10 @@ export class LiveController {
     description: 'An event stream (text/event-stream).',
     content: { 'text/event-stream': { schema: { type: 'string' }, example: SSE_EXAMPLE } },
   })
-  @ApiResponse({ status: 204, description: 'The match is finished (or its lobby table abandoned) and the caller has every event.' })
+  @ApiResponse({
+    status: 204,
+    description: 'The caller has every event and nothing more is awaited: a finished match with its rematch offered or its rematch window closed, or an abandoned lobby table.',
+  })
   @ApiProblems(['VALIDATION_FAILED', 'Last-Event-ID must be an event version.'], 'MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN', 'TOO_MANY_STREAMS')
   async stream(
     @Param('id') id: string,

@@ -4,12 +4,13 @@ import { SeatsModule } from '../seats/seats.module';
 import { EventStreamService } from './event-stream.service';
 import { LiveController } from './live.controller';
 import { LiveHub } from './live-hub.service';
+import { PresenceService } from './presence.service';
 
-/** Live event streams (SSE): one hub per process on the commit-order feed, one session per client. */
+/** Live event streams (SSE): one hub per process on the commit-order feed, one session per client, and the seats' presence. */
 @Module({
   imports: [MatchesModule, SeatsModule],
   controllers: [LiveController],
-  providers: [LiveHub, EventStreamService],
+  providers: [LiveHub, PresenceService, EventStreamService],
   exports: [LiveHub],
 })
 export class LiveModule {}

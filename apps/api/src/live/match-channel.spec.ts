@@ -1,7 +1,7 @@
 import { mulberry32, playRandomMatch, shuffleDeck, type Viewer } from '@bismarck/rules';
 import type { EventStore, StoredEvent } from '@bismarck/event-store';
 import { foldOnto, storedEventView, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
-import { LiveStream, MatchChannel, MAX_BUFFERED_BYTES, type StreamSink } from './match-channel';
+import { endingAfter, LiveStream, MatchChannel, MAX_BUFFERED_BYTES, type StreamSink } from './match-channel';
 
 // A whole quick match, as the log would hold it.
 const played = playRandomMatch({ schedule: 'quick' }, 0, { random: mulberry32(5), deck: (i) => shuffleDeck('channel-spec', i) });
@@ -178,5 +178,90 @@ describe('MatchChannel', () => {
     expect(LOG[last - 1].type).toBe('MatchFinished');
     expect(res.text.endsWith(`event: end\ndata: {"version":${last},"status":"finished"}\n\n`)).toBe(true);
     expect(res.writableEnded).toBe(true);
+  });
+});
+
+describe('the rematch window (REMATCH_WINDOW_MS): a finished match waits for its RematchOffered', () => {
+  const last = LOG.length;
+  const WINDOW = 60_000;
+  /** The log with its MatchFinished appended `agoMs` before now, and (`offered`) a RematchOffered after it. */
+  const logOf = (agoMs: number, offered: boolean): StoredEvent[] => {
+    const finished = { ...LOG[last - 1], recordedAt: new Date(Date.now() - agoMs).toISOString() };
+    const rematch = { ...finished, version: last + 1, type: 'RematchOffered', data: { matchId: 'next', seat: 1 }, recordedAt: new Date().toISOString() };
+    return [...LOG.slice(0, last - 1), finished, ...(offered ? [rematch] : [])];
+  };
+  const storeOf = (log: StoredEvent[]) =>
+    ({ readStream: async (_id: string, { after, limit }: { after: number; limit: number }) => log.slice(after, after + limit) }) as unknown as EventStore;
+  const channelOn = (log: StoredEvent[], version: number, windowMs: number) => {
+    const channel = new MatchChannel('m', storeOf(log), { closed: () => undefined, failed: () => undefined }, windowMs);
+    channel.start(foldOnto(UNBORN, log.slice(0, version).map(toDomainEvent)), log[version - 1].recordedAt);
+    return channel;
+  };
+  const END = (version: number) => `event: end\ndata: {"version":${version},"status":"finished"}\n\n`;
+
+  it.each([
+    ['TableAbandoned ends at once', { type: 'TableAbandoned', recordedAt: new Date().toISOString() }, WINDOW, 'abandoned'],
+    ['RematchOffered ends at once', { type: 'RematchOffered', recordedAt: new Date().toISOString() }, WINDOW, 'finished'],
+    ['MatchFinished inside the window waits', { type: 'MatchFinished', recordedAt: new Date().toISOString() }, WINDOW, undefined],
+    ['MatchFinished past the window ends', { type: 'MatchFinished', recordedAt: new Date(Date.now() - WINDOW).toISOString() }, WINDOW, 'finished'],
+    ['MatchFinished without a window (0) ends', { type: 'MatchFinished', recordedAt: new Date().toISOString() }, 0, 'finished'],
+    ['a card played goes on', { type: 'CardPlayed', recordedAt: new Date().toISOString() }, WINDOW, undefined],
+  ] as const)('%s', (_name, event, windowMs, ending) => {
+    expect(endingAfter(event, windowMs)).toBe(ending);
+  });
+
+  it('keeps a live stream open after MatchFinished, then ends it right after RematchOffered', async () => {
+    const log = logOf(0, true);
+    const channel = channelOn(log, last - 3, WINDOW);
+    const { res, stream } = open(1, last - 3);
+    await channel.join(stream);
+    channel.deliver(log.slice(last - 3, last));
+    await settle();
+    expect(res.versions().at(-1)).toBe(last);
+    expect(res.text).not.toContain('event: end');
+    expect(res.writableEnded).toBe(false);
+    channel.deliver(log.slice(last, last + 1));
+    await settle();
+    expect(res.versions().at(-1)).toBe(last + 1);
+    expect(res.text).toContain('"type":"RematchOffered","at":');
+    expect(res.text.endsWith(END(last + 1))).toBe(true);
+    expect(res.writableEnded).toBe(true);
+    channel.close();
+  });
+
+  it('ends the streams at MatchFinished when the window closes with no rematch, those reading the log too', async () => {
+    // The window closes 150 ms from now.
+    const log = logOf(WINDOW - 150, false);
+    const channel = channelOn(log, last, WINDOW);
+    const live = open('spectator', last);
+    await channel.join(live.stream); // at the head of a finished match: it waits
+    await new Promise((r) => setTimeout(r, 50));
+    const late = open(2, 0);
+    await channel.join(late.stream); // reads the whole log, then waits at its head
+    expect(late.res.versions().at(-1)).toBe(last);
+    expect(live.res.text).toBe('');
+    expect(live.res.writableEnded || late.res.writableEnded).toBe(false);
+    await new Promise((r) => setTimeout(r, 250));
+    for (const { res } of [live, late]) {
+      expect(res.text.endsWith(END(last))).toBe(true);
+      expect(res.writableEnded).toBe(true);
+    }
+    // Joining after the window: the log, then `end` at once.
+    const after = open(0, last - 5);
+    await channel.join(after.stream);
+    expect(after.res.versions()).toEqual([last - 4, last - 3, last - 2, last - 1, last]);
+    expect(after.res.text.endsWith(END(last))).toBe(true);
+    channel.close();
+  });
+
+  it('a stream reading the log past MatchFinished reads the RematchOffered after it, then ends', async () => {
+    const log = logOf(WINDOW * 2, true); // the window closed long ago, but the rematch came
+    const channel = channelOn(log, last + 1, WINDOW);
+    const { res, stream } = open(0, last - 2);
+    await channel.join(stream);
+    expect(res.versions()).toEqual([last - 1, last, last + 1]);
+    expect(res.text.endsWith(END(last + 1))).toBe(true);
+    expect(res.text.match(/event: end/g)).toHaveLength(1);
+    channel.close();
   });
 });

@@ -19,10 +19,36 @@ const audienceOf = (viewer: Viewer): number => (viewer === 'spectator' ? 3 : vie
 const frameOf = (stored: StoredEvent, viewer: Viewer, now: FoldedMatch): string =>
   `id: ${stored.version}\ndata: ${JSON.stringify(storedEventView(stored, viewer, now))}\n\n`;
 const endFrame = (version: number, status: Ending): string => `event: end\ndata: ${JSON.stringify({ version, status })}\n\n`;
+/**
+ * Presence (which seats have a live stream open): its own event type and no `id:` line, so an
+ * EventSource's Last-Event-ID stays the last event's version. The same for every audience.
+ */
+export const presenceFrame = (connected: readonly boolean[]): string => `event: presence\ndata: ${JSON.stringify({ connected })}\n\n`;
 
-/** The events nothing can follow, and the status `event: end` tells: a finished match, a lobby table closed unfilled. */
+/** The status `event: end` tells: a finished match, a lobby table closed unfilled. */
 type Ending = 'finished' | 'abandoned';
-const ENDINGS: Readonly<Record<string, Ending>> = { MatchFinished: 'finished', TableAbandoned: 'abandoned' };
+
+/**
+ * Whether a stream whose last event is `event` ends there, and how: nothing can follow TableAbandoned
+ * nor RematchOffered (a match has one rematch); after MatchFinished the stream waits for the
+ * rematch until `windowMs` after it (docs/clients.md, "Rematch"), then ends.
+ */
+export function endingAfter(event: Pick<StoredEvent, 'type' | 'recordedAt'>, windowMs: number, now = Date.now()): Ending | undefined {
+  switch (event.type) {
+    case 'TableAbandoned':
+      return 'abandoned';
+    case 'RematchOffered':
+      return 'finished';
+    case 'MatchFinished':
+      // Without a window, at once (whatever the clocks of this process and the database say).
+      return windowMs <= 0 || now >= windowEnd(event, windowMs) ? 'finished' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** When the rematch window after this MatchFinished closes (ms since the epoch). */
+const windowEnd = (finished: Pick<StoredEvent, 'recordedAt'>, windowMs: number): number => Date.parse(finished.recordedAt) + windowMs;
 const ERROR_FRAME = `event: error\ndata: ${JSON.stringify({ code: 'INTERNAL_ERROR' })}\n\n`;
 
 /** Where a stream's frames go: its socket taken out of the HTTP server, or else its response (sse-socket.ts). */
@@ -80,6 +106,22 @@ export class LiveStream {
     if (!this.closed) this.sink.write(`: ${text}\n\n`);
   }
 
+  /**
+   * A message outside the log (presence): no version, written as it comes, between whole frames. Not
+   * cut for a full socket: a stream reading the log fills it by design, and a reader stuck at the head
+   * is cut by the next event (offer).
+   */
+  tell(frame: string): void {
+    if (!this.closed) this.sink.write(frame);
+  }
+
+  /** Writes the last frame (`event: end`) and closes. */
+  end(frame: string): void {
+    if (this.closed) return;
+    this.sink.write(frame);
+    this.close();
+  }
+
   /** The client reconnects with Last-Event-ID; nothing about the error (or the match) leaks here. */
   fail(): void {
     if (!this.closed) this.sink.write(ERROR_FRAME);
@@ -114,21 +156,31 @@ export class MatchChannel {
   private readonly audiences: Set<LiveStream>[] = AUDIENCES.map(() => new Set());
   private readonly pending: StoredEvent[] = [];
   private running = false;
+  /** The match's presence frame as last told (presence()), for each stream that joins. */
+  private presenceNow: string | undefined;
+  /** Ends the streams left waiting after MatchFinished when the rematch window closes. */
+  private windowTimer: NodeJS.Timeout | undefined;
   closed = false;
 
   constructor(
     readonly matchId: string,
     private readonly store: EventStore,
     private readonly hooks: { closed(): void; failed(err: unknown): void },
+    /** How long after MatchFinished the streams wait for RematchOffered (REMATCH_WINDOW_MS). */
+    private readonly rematchWindowMs = 0,
   ) {}
 
   get size(): number {
     return this.audiences.reduce((n, streams) => n + streams.size, 0);
   }
 
-  /** Starts publishing from the match as folded up to now (events delivered before this wait). */
-  start(now: FoldedMatch): void {
+  /**
+   * Starts publishing from the match as folded up to now (events delivered before this wait).
+   * `updatedAt`: when its last event was appended (a finished match's MatchFinished opens the rematch window).
+   */
+  start(now: FoldedMatch, updatedAt?: string): void {
     this.now = now;
+    if (now.state.status === 'finished' && now.state.rematch === null && updatedAt !== undefined) this.awaitRematch({ version: now.version, recordedAt: updatedAt });
     void this.pump();
   }
 
@@ -145,11 +197,20 @@ export class MatchChannel {
     // A channel that failed meanwhile: the client reconnects and finds a new one.
     if (this.closed) return stream.fail();
     this.audiences[audienceOf(stream.viewer)].add(stream);
+    // The presence first, once: the changes follow as they come (in the same turn, so none is missed).
+    if (this.presenceNow) stream.tell(this.presenceNow);
     await this.catchUp(stream);
   }
 
   leave(stream: LiveStream): void {
     this.audiences[audienceOf(stream.viewer)].delete(stream);
+  }
+
+  /** The match's presence changed (or is first known): every stream is told (all audiences alike). */
+  presence(connected: readonly boolean[]): void {
+    if (this.closed) return;
+    this.presenceNow = presenceFrame(connected);
+    for (const streams of this.audiences) for (const s of streams) s.tell(this.presenceNow);
   }
 
   /** Writes a comment line to every stream (proxies keep a quiet connection open). */
@@ -161,8 +222,22 @@ export class MatchChannel {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.windowTimer);
     this.pending.length = 0;
     this.hooks.closed();
+  }
+
+  /** The streams wait after this MatchFinished: `event: end` to those at the head when the window closes. */
+  private awaitRematch(finished: Pick<StoredEvent, 'version' | 'recordedAt'>): void {
+    if (this.windowTimer !== undefined || this.closed) return;
+    this.windowTimer = setTimeout(() => {
+      // A stream still reading the log ends by itself: the window is closed when it reaches the end.
+      // (Past MatchFinished, RematchOffered has ended every stream that reached it.)
+      if (this.closed || this.now?.version !== finished.version) return;
+      const frame = endFrame(finished.version, 'finished');
+      for (const streams of this.audiences) for (const s of streams) if (s.last === finished.version) s.end(frame);
+    }, Math.max(0, windowEnd(finished, this.rematchWindowMs) - Date.now()));
+    this.windowTimer.unref();
   }
 
   private async pump(): Promise<void> {
@@ -206,9 +281,11 @@ export class MatchChannel {
     for (const event of run) folds.push((this.now = foldOnto(this.now!, [toDomainEvent(event)])));
     const first = run[0].version;
     const last = run[run.length - 1].version;
-    // Nothing follows MatchFinished (or TableAbandoned): it can only be the last of a run.
-    const ending = ENDINGS[run[run.length - 1].type];
+    // Only the last of a run can end the streams: nothing follows what ends them.
+    const lastEvent = run[run.length - 1];
+    const ending = endingAfter(lastEvent, this.rematchWindowMs);
     const finished = ending !== undefined;
+    if (lastEvent.type === 'MatchFinished' && !finished) this.awaitRematch(lastEvent);
     this.audiences.forEach((streams, audience) => {
       if (streams.size === 0) return;
       const frames = run.map((event, i) => frameOf(event, AUDIENCES[audience], folds[i]));
@@ -232,13 +309,16 @@ export class MatchChannel {
       // Live events may have reached the stream while the page was read: go on from where it is now.
       let chunk = '';
       let newest = stream.last;
-      let ending: Ending | undefined;
+      let lastEvent: StoredEvent | undefined;
       for (const event of page) {
         if (event.version !== newest + 1) continue;
         chunk += frameOf(event, stream.viewer, this.now!);
         newest = event.version;
-        ending ??= ENDINGS[event.type];
+        lastEvent = event;
       }
+      // Only at the head of the log: past MatchFinished, a RematchOffered may be still to read.
+      const ending = lastEvent && newest >= this.now!.version ? endingAfter(lastEvent, this.rematchWindowMs) : undefined;
+      if (lastEvent?.type === 'MatchFinished' && !ending) this.awaitRematch(lastEvent);
       if (ending) chunk += endFrame(newest, ending);
       await stream.send(chunk, newest, ending !== undefined);
     }

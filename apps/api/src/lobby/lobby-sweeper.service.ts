@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { EventStore } from '@bismarck/event-store';
 import { idleLobbyTables } from '@bismarck/projections';
@@ -6,6 +6,7 @@ import { RuleViolation } from '@bismarck/rules';
 import { appConfig } from '../config/app.config';
 import { MatchWriter } from '../matches/match-writer.service';
 import { ProblemException } from '../problem/problem';
+import { PeriodicSweep } from '../sweeps/periodic-sweep';
 
 const PER_SWEEP = 100;
 
@@ -15,35 +16,21 @@ const PER_SWEEP = 100;
  * one abandonment through, and a table joined meanwhile (after the scan found it idle) is left alone.
  */
 @Injectable()
-export class LobbySweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('LobbySweeper');
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<number> | undefined;
-
+export class LobbySweeper extends PeriodicSweep {
   constructor(
     private readonly store: EventStore,
     private readonly writer: MatchWriter,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.lobbyTtlMs === 0) return;
-    this.timer = setInterval(() => void this.sweep().catch((err: unknown) => this.logger.warn(`lobby sweep: ${String(err)}`)), this.config.lobbySweepMs);
-    this.timer.unref();
+  ) {
+    super('LobbySweeper');
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping?.catch(() => undefined);
+  protected everyMs(): number | null {
+    return this.config.lobbyTtlMs === 0 ? null : this.config.lobbySweepMs;
   }
 
-  /** Abandons the idle tables found now; answers how many. One sweep at a time per process. */
-  sweep(): Promise<number> {
-    this.sweeping ??= this.abandonIdle().finally(() => (this.sweeping = undefined));
-    return this.sweeping;
-  }
-
-  private async abandonIdle(): Promise<number> {
+  /** Abandons the idle tables found now; answers how many. */
+  protected async sweepOnce(): Promise<number> {
     let abandoned = 0;
     for (const { id, version } of await idleLobbyTables(this.store.queryable, this.config.lobbyTtlMs, PER_SWEEP)) {
       try {

@@ -1,25 +1,23 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IsPlayerName, PLAYER_NAME_SCHEMA } from './seat-names.validator';
 import { integer, SEAT_TOKEN, seat } from '../matches/dto/fields';
 
-export class JoinSeatParamsDto {
-  @ApiProperty({ format: 'uuid', description: 'The match id.' })
-  @IsString()
-  readonly id!: string;
-
-  @ApiProperty(seat('The open seat to take.'))
-  // Exactly one digit: Number() would read '0x1' as 1 and ' ' as 0.
-  @Transform(({ value }) => (typeof value === 'string' && /^[0-2]$/.test(value) ? Number(value) : value))
-  @IsIn([0, 1, 2], { message: 'seat must be 0, 1 or 2' })
-  readonly seat!: 0 | 1 | 2;
-}
+/** The match and the seat a seat route names in its path. */
+export { SeatPathDto as JoinSeatParamsDto } from '../matches/dto/commands.dto';
 
 export class JoinSeatDto {
-  @ApiProperty({ ...PLAYER_NAME_SCHEMA, example: 'Bjørn', description: 'The name shown for this seat: 1 to 40 printable characters, not only spaces.' })
+  @ApiPropertyOptional({
+    ...PLAYER_NAME_SCHEMA,
+    example: 'Bjørn',
+    description:
+      'The name shown for this seat: 1 to 40 printable characters, not only spaces. Required, unless the request carries a player token ' +
+      "(`Authorization: Bearer bskp_…`): the seat is then bound to that player and named after the account unless a name is given.",
+  })
+  @IsOptional()
   @IsPlayerName()
-  readonly name!: string;
+  readonly name?: string;
 }
 
 export class BotSeatJoinedDto {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MatchesModule } from '../matches/matches.module';
+import { PlayersModule } from '../players/players.module';
 import { SeatsModule } from '../seats/seats.module';
 import { LobbyController } from './lobby.controller';
 import { LobbySweeper } from './lobby-sweeper.service';
@@ -7,7 +8,7 @@ import { LobbyService } from './lobby.service';
 
 /** Lobby tables: matches created with open seats, joined one seat at a time. */
 @Module({
-  imports: [MatchesModule, SeatsModule],
+  imports: [MatchesModule, SeatsModule, PlayersModule],
   controllers: [LobbyController],
   providers: [LobbyService, LobbySweeper],
 })

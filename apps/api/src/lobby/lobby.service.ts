@@ -32,9 +32,10 @@ export interface SeatJoined {
 export class LobbyService {
   constructor(private readonly writer: MatchWriter, private readonly credentials: SeatCredentials) {}
 
-  join(matchId: string, seat: Seat, name: string): Promise<SeatJoined> {
+  /** `account`: the seat is bound to this player (who joined with a player token; docs/players.md). */
+  join(matchId: string, seat: Seat, name: string, account?: string): Promise<SeatJoined> {
     const [issued] = this.credentials.issue([seat]);
-    return this.writer.handle<SeatJoined>(matchId, { type: 'joinSeat', seat, name }, {
+    return this.writer.handle<SeatJoined>(matchId, { type: 'joinSeat', seat, name, ...(account !== undefined ? { account } : {}) }, {
       extra: { credentials: [{ match_id: matchId, seat, token_hash: issued.hash }] },
       answer: ({ state, version }) => ({
         id: matchId,

@@ -1,5 +1,6 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
+import { isPlayerId } from '@bismarck/players';
 import { PLAYER_NAME } from '../matches/dto/fields';
 
 /** A player's name (PLAYER_NAME in matches/dto/fields.ts: the document states the same rule). */
@@ -22,11 +23,21 @@ export const isBotEntry = (value: unknown): value is BotEntry =>
   isStrategy((value as { bot?: unknown }).bot) &&
   ((value as { name?: unknown }).name === undefined || isPlayerName((value as { name?: unknown }).name));
 
+/** A `players` entry at creation as the service takes it: a person's name, a bot seat, a seat bound to a player account (named after it), or null (an open seat). */
+export type PlayerEntry = string | { bot: string; name?: string } | { account: string; name: string } | null;
+
+/** A seat bound at creation to the caller's own player account: `{ "player": "pl-…" }` (nothing else). */
+export interface AccountEntry {
+  player: string;
+}
+export const isAccountEntry = (value: unknown): value is AccountEntry =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && isPlayerId((value as { player?: unknown }).player);
+
 /** The name a bot seat gets when none is given: `Greedy bot`. */
 export const defaultBotName = (bot: string): string => `${bot[0].toUpperCase()}${bot.slice(1)} bot`;
 
 /** What a `players` entry may be, in the words of the problems that refuse one. */
-export const SEAT_ENTRY = `a name of 1 to 40 printable characters, null (an open seat) or a bot seat { "bot": ${STRATEGIES.map((s) => `"${s}"`).join(' | ')}, "name"?: … }`;
+export const SEAT_ENTRY = `a name of 1 to 40 printable characters, null (an open seat), a bot seat { "bot": ${STRATEGIES.map((s) => `"${s}"`).join(' | ')}, "name"?: … } or the caller's own player account { "player": "pl-…" }`;
 
 /**
  * Exactly three entries, each a player's name, a bot seat or null (an open seat someone may join). Two checks, so
@@ -48,7 +59,7 @@ export function IsSeatNames(options?: ValidationOptions): PropertyDecorator {
       propertyName: property,
       options: { message: `each entry of ${property} must be ${SEAT_ENTRY}`, ...options, each: true },
       // Not a list at all is the other check's to report.
-      validator: { validate: (value: unknown, args) => !Array.isArray(args?.value) || value === null || isPlayerName(value) || isBotEntry(value) },
+      validator: { validate: (value: unknown, args) => !Array.isArray(args?.value) || value === null || isPlayerName(value) || isBotEntry(value) || isAccountEntry(value) },
     });
   };
 }

@@ -33,7 +33,13 @@ const DETAILS: Record<ProblemCode, string> = {
   MATCH_NOT_STARTED: 'the match starts when all three seats are taken',
   SEAT_TAKEN: 'seat 1 is taken',
   MATCH_ABANDONED: 'this lobby table was closed: its seats were not filled in time',
+  SEAT_NOT_AWAY: 'seat 1 is not away',
+  TOO_MANY_TOKENS: 'a player holds at most 20 tokens: revoke one first',
+  ALREADY_SEATED: 'this player holds a seat of this match already',
+  PLAYER_NOT_FOUND: 'There is no player pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a.',
+  TOKEN_NOT_FOUND: 'this player has no such token',
   MATCH_NOT_FINISHED: 'A match can be exported once it is finished: until then some cards are secret.',
+  REMATCH_OFFERED: "this match's rematch is 2f9d7a10-3c4b-4e5f-8a6b-7c8d9e0f1a2b",
   DEAL_NOT_SCORED: 'Deal 2 is not scored yet: it can be analysed once it is (its hands are secret until then).',
   CONCURRENT_UPDATE: 'The match kept changing while this command was decided; send it again.',
   VERSION_MISMATCH: 'The match is at version 13, not 12.',
@@ -102,8 +108,10 @@ export function ApiCommand(...problems: Problem[]): MethodDecorator {
     ApiHeader({
       name: 'If-Match',
       required: false,
-      description: 'Apply only if the match is still at this version, e.g. `"12"` (a GET\'s `ETag`); else 412. `*` asks for no version (RFC 9110).',
-      schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"?[0-9]{1,9}"?)\\s*$', example: '"12"' },
+      description:
+        'Apply only if the match is still at this version, e.g. `"12"`, or a GET\'s `ETag` as it is (`"12-010"`: its presence part is not compared); else 412. ' +
+        '`*` asks for no version (RFC 9110).',
+      schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?"?[0-9]{1,9}(-[01]{3})?"?)\\s*$', example: '"12"' },
     }),
     ApiHeader({
       name: 'Idempotency-Key',
@@ -154,5 +162,18 @@ export const ETAG = {
   ETag: {
     description: 'The match version in quotes, e.g. `"42"`: send it as `If-Match` on a command to act only if nothing happened since.',
     schema: { type: 'string', pattern: '^"[0-9]+"$', example: '"42"' },
+  },
+};
+
+/**
+ * The `ETag` of a GET that shows presence (`connected`), which changes with no new version: the
+ * version, then one digit per seat (1: connected), so a revalidation never gets a stale 304.
+ */
+export const PRESENCE_ETAG = {
+  ETag: {
+    description:
+      'The match version and the presence shown, e.g. `"42-010"` (version 42, seat 1 connected): `If-None-Match` answers 304 only when neither changed. ' +
+      'Send it as `If-Match` on a command (only its version is compared) to act only if nothing happened since.',
+    schema: { type: 'string', pattern: '^"[0-9]+-[01]{3}"$', example: '"42-010"' },
   },
 };

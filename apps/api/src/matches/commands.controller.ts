@@ -2,14 +2,14 @@ import { Body, Controller, Headers, HttpCode, Param, Post, UseGuards } from '@ne
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
 import { NoBodyGuard } from '../problem/no-body.guard';
-import { invalidParameter } from '../problem/problem';
+import { invalidParameter, ProblemException } from '../problem/problem';
 import { ApiCommand } from './api-docs';
-import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto } from './dto/commands.dto';
+import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto, SeatPathDto } from './dto/commands.dto';
 import { CommandResultDto } from './dto/responses.dto';
 import { MatchCommands, type CommandOptions, type CommandResult } from './match-commands.service';
 import { CurrentSeat, SeatGuard, SeatRequired } from '../seats/seat.guard';
 
-/** The four seat commands. Each answers with the new version and the events it appended. */
+/** The seat commands: the moves, and coming back to the table. Each answers with the new version and the events it appended. */
 @ApiTags('commands')
 @Controller('api/matches/:id')
 @UseGuards(SeatGuard)
@@ -127,15 +127,35 @@ export class CommandsController {
   play(@Param('id') id: string, @CurrentSeat() seat: Seat, @Body() body: PlayCardDto, @Headers() headers: Record<string, string>): Promise<CommandResult> {
     return this.commands.execute(id, seat, { type: 'playCard', card: body.card }, commandOptions(headers));
   }
+
+  @Post('seats/:seat/back')
+  @HttpCode(200)
+  @SeatRequired()
+  @UseGuards(NoBodyGuard)
+  @ApiOperation({
+    operationId: 'backToTable',
+    summary: 'Come back to the table after being away (turn clocks)',
+    description:
+      'A seat that let its clock run out twice in a row is away: a stand-in bot plays its turns at once. This appends ' +
+      '`SeatReturned` and the seat plays its own turns again, its clock running. Any move of the seat does the same. ' +
+      'The token must be that seat\'s.',
+  })
+  @ApiOkResponse({ type: CommandResultDto })
+  @ApiCommand(['FORBIDDEN', 'This token acts for seat 0, not seat 1.'], 'SEAT_NOT_AWAY')
+  back(@Param() params: SeatPathDto, @CurrentSeat() seat: Seat, @Headers() headers: Record<string, string>): Promise<CommandResult> {
+    if (params.seat !== seat) throw new ProblemException('FORBIDDEN', `This token acts for seat ${seat}, not seat ${params.seat}.`);
+    return this.commands.execute(params.id, seat, { type: 'returnToSeat' }, commandOptions(headers));
+  }
 }
 
-/** `If-Match: "12"` and `Idempotency-Key`, checked here so a bad header changes nothing. */
+/** `If-Match: "12"` (or `"12-010"`) and `Idempotency-Key`, checked here so a bad header changes nothing. */
 function commandOptions(headers: Record<string, string | undefined>): CommandOptions {
   const options: { expectedVersion?: number; idempotencyKey?: string } = {};
   const ifMatch = headers['if-match'];
   // `*`: any version of a match that exists (RFC 9110 §13.1.1), the same as no If-Match here.
   if (ifMatch !== undefined && ifMatch.trim() !== '*') {
-    const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
+    // A GET's ETag as it is: the version, maybe with the presence it showed (`"12-010"`, not compared).
+    const m = /^\s*(?:W\/)?"?(\d{1,9})(?:-[01]{3})?"?\s*$/.exec(ifMatch);
     if (!m) throw invalidParameter('If-Match', 'If-Match must be a version in quotes, e.g. "12".');
     options.expectedVersion = Number(m[1]);
   }

@@ -19,6 +19,7 @@ import {
   type DealerFacts,
   type ForkedFrom,
   type MatchState,
+  type TimeOut,
 } from '@bismarck/rules';
 
 /** A fork's origin: the finished match it was forked from, and that match's decks by deal, every attempt in order. */
@@ -27,8 +28,8 @@ interface ForkOrigin {
   decks: Map<number, { deck: Card[]; version: number }[]>;
 }
 
-/** A command as asked, before the dealer has brought its facts: a deal has no deck yet. */
-export type AskedCommand = Exclude<Command, Deal> | Omit<Deal, 'deck' | 'shuffle'>;
+/** A command as asked, before the facts from outside the rules are brought: a deal has no deck yet, a timeout no time. */
+export type AskedCommand = Exclude<Command, Deal | TimeOut> | ((Omit<Deal, 'deck' | 'shuffle'> | Omit<TimeOut, 'now' | 'since'>) & Pick<Command, 'standIn'>);
 
 /** The dealer's facts for one decision, and the secret seed behind their commitment (never in the log before its reveal). */
 export interface DealerPart {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
-import type { BismarckEvent, MatchOptions, Seat, Triple } from '@bismarck/rules';
-import { defaultBotName } from '../lobby/seat-names.validator';
+import type { AskedOptions, BismarckEvent, MatchOptions, Seat, Triple } from '@bismarck/rules';
+import { defaultBotName, type PlayerEntry } from '../lobby/seat-names.validator';
 import { eventView, type EventView } from '@bismarck/projections';
 import type { AskedCommand } from './dealing.service';
+import { MatchCreators } from './match-creators';
 import { MatchWriter } from './match-writer.service';
 import { SeatCredentials } from '../seats/seat-credentials.service';
 
@@ -26,21 +27,22 @@ export interface MatchCreated {
   bots: { seat: Seat; name: string; bot: string }[];
 }
 
-/** A `players` entry at creation: a person's name, a bot seat, or null (an open seat). */
-export type PlayerEntry = string | { bot: string; name?: string } | null;
-
 export type SeatCommand =
   | { type: 'deal' }
   | { type: 'chooseContract'; contract: 'spades' | 'trump' | 'notrump' | 'pass'; trump?: 'S' | 'H' | 'D' | 'C' | null }
   | { type: 'discard'; cards: string[] }
   | { type: 'playCard'; card: string }
-  | { type: 'cut'; cut: string };
+  | { type: 'cut'; cut: string }
+  /** Back at the table after being away (turn clocks). */
+  | { type: 'returnToSeat' };
 
 export interface CommandOptions {
   /** `If-Match`: apply only at this version. */
   expectedVersion?: number;
   /** `Idempotency-Key`: a retry by the same seat gets the first answer. */
   idempotencyKey?: string;
+  /** The move is the stand-in bot's (the service's own, never a caller's): its events say so. */
+  standIn?: boolean;
 }
 
 
@@ -54,17 +56,23 @@ export class MatchCommands {
   constructor(
     private readonly writer: MatchWriter,
     private readonly credentials: SeatCredentials,
+    private readonly creators: MatchCreators,
   ) {}
 
-  async create(entries: [PlayerEntry, PlayerEntry, PlayerEntry], options: Partial<MatchOptions> | undefined, seed?: string): Promise<MatchCreated> {
+  /** `creator`: the client address that asks (the bots' fair shares count by it; kept in memory only). */
+  async create(entries: [PlayerEntry, PlayerEntry, PlayerEntry], options: AskedOptions | undefined, seed?: string, creator?: string): Promise<MatchCreated> {
     const id = randomUUID();
+    // Before the append: its bots may be woken by it.
+    this.creators.remember(id, creator);
     const seeded = seed !== undefined;
     const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
-    const players = entries.map((e) => (e === null || typeof e === 'string' ? e : (e.name ?? defaultBotName(e.bot)))) as Triple<string | null>;
-    const bots = entries.map((e) => (e === null || typeof e === 'string' ? null : e.bot)) as Triple<string | null>;
-    // Only persons get tokens: nobody but the service acts for a bot seat.
-    const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => typeof entries[s] === 'string'));
-    const created = await this.writer.handle<MatchCreated>(id, { type: 'createMatch', matchId: id, players, bots, options, firstDealer, seeded }, {
+    const players = entries.map((e) => (e === null || typeof e === 'string' ? e : 'bot' in e ? (e.name ?? defaultBotName(e.bot)) : e.name)) as Triple<string | null>;
+    const bots = entries.map((e) => (e !== null && typeof e === 'object' && 'bot' in e ? e.bot : null)) as Triple<string | null>;
+    const accounts = entries.map((e) => (e !== null && typeof e === 'object' && 'account' in e ? e.account : null)) as Triple<string | null>;
+    // Only persons get tokens (a bound seat too: its player's token acts for it as well): nobody but the service acts for a bot seat.
+    const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => players[s] !== null && bots[s] === null));
+    const bound = accounts.some((a) => a !== null) ? { accounts } : {};
+    const created = await this.writer.handle<MatchCreated>(id, { type: 'createMatch', matchId: id, players, bots, ...bound, options, firstDealer, seeded }, {
       expectedVersion: 0,
       extra: {
         credentials: issued.map((t) => ({ match_id: id, seat: t.seat, token_hash: t.hash })),
@@ -87,7 +95,8 @@ export class MatchCommands {
 
   execute(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions = {}): Promise<CommandResult> {
     const key = options.idempotencyKey;
-    return this.writer.handle<CommandResult>(matchId, toRulesCommand(seat, command), {
+    const asked = toRulesCommand(seat, command);
+    return this.writer.handle<CommandResult>(matchId, options.standIn === true ? { ...asked, standIn: true } : asked, {
       expectedVersion: options.expectedVersion,
       // Only an Idempotency-Key needs the request's hash.
       idempotency: key === undefined ? undefined : { scope: `seat:${seat}`, key, requestHash: createHash('sha256').update(JSON.stringify(command)).digest('hex') },
@@ -114,6 +123,8 @@ function toRulesCommand(seat: Seat, command: SeatCommand): AskedCommand {
       return { type: 'discard', seat, cards: command.cards };
     case 'playCard':
       return { type: 'playCard', seat, card: command.card };
+    case 'returnToSeat':
+      return { type: 'returnToSeat', seat };
     default: {
       const unknown: never = command;
       throw new Error(`unknown command ${JSON.stringify(unknown)}`);

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
-import { invalidParameter, ProblemException } from '../problem/problem';
+import { ProblemException } from '../problem/problem';
 import { isListTime, MatchReader, storedEventView, type EventView, type FoldedMatch, type ListFilter, type ListPosition, type MatchSummary, type Versioned } from '@bismarck/projections';
 import { parseMatchId } from './match-id';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import { MatchFolds } from './match-folds.service';
 
 export interface MatchPage {
@@ -47,8 +48,8 @@ export class MatchQueries {
   }
 
   async list(limit: number, filter: ListFilter, cursor?: string): Promise<MatchPage> {
-    const page = await this.reader.list(limit, filter, cursor ? decodeCursor(cursor) : undefined);
-    return { items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null };
+    const page = await this.reader.list(limit, filter, cursor ? decodeCursor(cursor, listPosition) : undefined);
+    return { items: page.items, nextCursor: page.next ? encodeCursor([page.next.createdAt, page.next.id]) : null };
   }
 
   /** The log, each event redacted for this caller as of now (a scored deal has no secrets left). */
@@ -92,17 +93,5 @@ function found<T>(id: string, doc: T | null): T {
   return doc;
 }
 
-function encodeCursor(next: ListPosition): string {
-  return Buffer.from(JSON.stringify([next.createdAt, next.id])).toString('base64url');
-}
-
-/** Only what encodeCursor makes: a time of the list's own format (isListTime) and a match id. */
-function decodeCursor(cursor: string): ListPosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (Array.isArray(value) && value.length === 2 && isListTime(value[0])) return { createdAt: value[0], id: parseMatchId(value[1]) };
-  } catch {
-    // fall through to the problem below
-  }
-  throw invalidParameter('cursor', 'cursor is not one this service handed out.');
-}
+/** Only what the list hands out: a time of the list's own format (isListTime) and a match id. */
+const listPosition = (key: unknown[]): ListPosition | null => (key.length === 2 && isListTime(key[0]) ? { createdAt: key[0], id: parseMatchId(key[1]) } : null);

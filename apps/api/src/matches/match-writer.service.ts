@@ -118,11 +118,13 @@ export class MatchWriter {
       });
     }
 
-    // Every fact from outside the rules (the deck, the dealer's commitment and seeds) first: then one decision.
+    // Every fact from outside the rules (the deck, the dealer's commitment and seeds, the time) first: then one decision.
     const { command, dealer } = await this.dealer.prepare(matchId, asked, current);
+    const at = new Date().toISOString();
     let events: BismarckEvent[];
     try {
-      events = this.decider.decide(command, current.state);
+      // A timeout is decided on the time now and when the turn began (the last event's).
+      events = this.decider.decide(command.type === 'timeOut' ? { ...command, now: at, since: current.updatedAt } : command, current.state);
     } catch (error) {
       if (!(error instanceof RuleViolation)) throw error;
       const first = await this.replayed<T>(matchId, o);
@@ -134,12 +136,11 @@ export class MatchWriter {
 
     const seeds = this.dealer.committed(dealer, events);
     const folded = foldOnto(current, events);
-    const at = new Date().toISOString();
     const createdAt = current.version === 0 ? at : current.createdAt;
     const from = current.version + 1;
     const answer = o.answer({ ...folded, events, from, at });
     try {
-      const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: { at } })), {
+      const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: command.standIn === true ? { at, standIn: true } : { at } })), {
         idempotency: o.idempotency ? { ...o.idempotency, response: storedAnswer(answer) } : undefined,
         inline: {
           fn: PROJECT_FUNCTION,

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Header, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { bearerToken, clientAddress } from '../edge/caller';
 import type { Seat, Viewer } from '@bismarck/rules';
 import type { Versioned } from '@bismarck/projections';
 import { ProblemDto } from '../problem/problem.dto';
-import { ApiMatchId, ApiProblems, ETAG } from './api-docs';
+import { ApiMatchId, ApiProblems, ETAG, PRESENCE_ETAG } from './api-docs';
 import { CreateMatchDto } from './dto/create-match.dto';
 import { EventsQueryDto, ListMatchesQueryDto } from './dto/queries.dto';
 import {
@@ -16,6 +17,7 @@ import {
   SeatViewDto,
 } from './dto/responses.dto';
 import { MatchCommands, type MatchCreated } from './match-commands.service';
+import { PlayersService } from '../players/players.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
 import { SEAT_ENTRY } from '../lobby/seat-names.validator';
@@ -27,6 +29,7 @@ export class MatchesController {
   constructor(
     private readonly commands: MatchCommands,
     private readonly queries: MatchQueries,
+    private readonly players: PlayersService,
   ) {}
 
   @Post()
@@ -45,9 +48,15 @@ export class MatchesController {
       bots: { summary: 'Against two bots (the service plays them)', value: { players: ['Astrid', { bot: 'greedy' }, { bot: 'random' }], options: { schedule: 'quick' } } },
     },
   })
-  @ApiProblems(['VALIDATION_FAILED', `each entry of players must be ${SEAT_ENTRY}`], 'SEED_WITH_OPEN_SEATS')
-  create(@Body() body: CreateMatchDto): Promise<MatchCreated> {
-    return this.commands.create(body.players, body.options, body.seed);
+  @ApiProblems(
+    ['VALIDATION_FAILED', `each entry of players must be ${SEAT_ENTRY}`],
+    'SEED_WITH_OPEN_SEATS',
+    ['UNAUTHORIZED', 'Binding a seat to a player account needs that player\'s token: send "Authorization: Bearer <player token>".'],
+    ['FORBIDDEN', "A seat can be bound only to the caller's own player account."],
+  )
+  async create(@Body() body: CreateMatchDto, @Req() req: Request): Promise<MatchCreated> {
+    const entries = await this.players.bindEntries(body.players, bearerToken(req));
+    return this.commands.create(entries, body.options, body.seed, clientAddress(req));
   }
 
   @Get()
@@ -71,7 +80,7 @@ export class MatchesController {
     description: 'Phase, dealer, forehand, whose turn, table cards, the trick, totals and the checkpoint to pin; no hand. A seat token is checked but shows no more: use `getSeatView`.',
   })
   @ApiMatchId()
-  @ApiOkResponse({ type: PublicStateDto, headers: ETAG })
+  @ApiOkResponse({ type: PublicStateDto, headers: PRESENCE_ETAG })
   @ApiProblems('MATCH_NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN')
   async state(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.publicState(id));
@@ -88,7 +97,7 @@ export class MatchesController {
     description: 'For the seat of the token: its hand, its laid-away cards (forehand) and `legal`, the action it may take now (null when it is not its turn).',
   })
   @ApiMatchId()
-  @ApiOkResponse({ type: SeatViewDto, headers: ETAG })
+  @ApiOkResponse({ type: SeatViewDto, headers: PRESENCE_ETAG })
   @ApiProblems('MATCH_NOT_FOUND', ['UNAUTHORIZED', 'This route acts for a seat: send "Authorization: Bearer <seat token>".'], 'FORBIDDEN')
   async view(@Param('id') id: string, @CurrentSeat() seat: Seat, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     return withEtag(res, await this.queries.seatView(id, seat));
@@ -126,8 +135,12 @@ export class MatchesController {
   }
 }
 
-function withEtag<T>(res: Response, versioned: Versioned<T>): T {
-  res.setHeader('ETag', `"${versioned.version}"`);
-  return versioned.body;
+/**
+ * The match version as the ETag, and the presence shown if any (PRESENCE_ETAG): Express answers 304
+ * to an `If-None-Match` naming it, so a tag must change whenever the body does.
+ */
+function withEtag<T>(res: Response, { version, body, connected }: Versioned<T>): T {
+  res.setHeader('ETag', connected ? `"${version}-${connected.map((c) => (c ? 1 : 0)).join('')}"` : `"${version}"`);
+  return body;
 }
 

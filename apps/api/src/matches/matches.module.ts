@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PlayersModule } from '../players/players.module';
 import { SeatsModule } from '../seats/seats.module';
 import { CommandsController } from './commands.controller';
 import { DealingService } from './dealing.service';
@@ -7,12 +8,13 @@ import { MatchCommands } from './match-commands.service';
 import { MatchWriter } from './match-writer.service';
 import { MatchQueries } from './match-queries.service';
 import { MatchFolds } from './match-folds.service';
+import { MatchCreators } from './match-creators';
 import { MatchesController } from './matches.controller';
 
 @Module({
-  imports: [SeatsModule],
+  imports: [SeatsModule, PlayersModule],
   controllers: [MatchesController, CommandsController],
-  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
-  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, DealingService, MATCH_DECIDER],
+  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, MatchCreators, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
+  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, MatchCreators, DealingService, MATCH_DECIDER],
 })
 export class MatchesModule {}

@@ -11,6 +11,10 @@ export const PROBLEM_STATUS = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   MATCH_NOT_FOUND: 404,
+  // An unknown player id (or a deleted account's, for anything but its public profile).
+  PLAYER_NOT_FOUND: 404,
+  // DELETE /api/players/me/tokens/{tokenId} of a token the player does not hold.
+  TOKEN_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   // The headers, or the whole request, did not arrive within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS.
@@ -30,10 +34,18 @@ export const PROBLEM_STATUS = {
   MATCH_NOT_STARTED: 409,
   // A join of a seat someone already holds.
   SEAT_TAKEN: 409,
+  // A join by a player account that holds a seat of the match already.
+  ALREADY_SEATED: 409,
   // A lobby table closed because its seats were not filled in time (LOBBY_TTL_MS).
   MATCH_ABANDONED: 409,
   // Export and fork wait for the end of the match: until then some cards are secret.
   MATCH_NOT_FINISHED: 409,
+  // POST …/seats/{seat}/back by a seat that is not away (turn clocks).
+  SEAT_NOT_AWAY: 409,
+  // A player holds at most 20 tokens at once.
+  TOO_MANY_TOKENS: 409,
+  // A rematch offered again: never sent (the service answers the first rematch), mapped for completeness.
+  REMATCH_OFFERED: 409,
   // The analysis of a deal waits until it is scored: until then its hands are secret.
   DEAL_NOT_SCORED: 409,
   // Another command won the race for this version and this one could not be re-decided in time.
@@ -55,7 +67,7 @@ export const PROBLEM_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   // The database cannot be reached right now; the same request may succeed after Retry-After.
   DATABASE_UNAVAILABLE: 503,
-  // Too many deals wait for their analysis in this process (ANALYSIS_QUEUE); the same request may succeed after Retry-After.
+  // Too many deals accepted for analysis in this process (ANALYSIS_QUEUE + ANALYSIS_WORKERS); the same request may succeed after Retry-After.
   ANALYSIS_BUSY: 503,
 } as const;
 
@@ -68,6 +80,8 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   UNAUTHORIZED: 'A valid seat token is required',
   FORBIDDEN: 'This token does not act for this match',
   MATCH_NOT_FOUND: 'No such match',
+  PLAYER_NOT_FOUND: 'No such player',
+  TOKEN_NOT_FOUND: 'No such token',
   NOT_FOUND: 'No such resource',
   METHOD_NOT_ALLOWED: 'Method not allowed',
   REQUEST_TIMEOUT: 'The request took too long to arrive',
@@ -78,6 +92,9 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   CONTRACT_ALREADY_PLAYED: 'You have already played that contract',
   CONTRACT_LOCKED: 'Only your remaining contract is possible',
   SPADES_NOT_ALLOWED: 'Spades may not be named as free trump in this match',
+  SEAT_NOT_AWAY: 'This seat is not away',
+  TOO_MANY_TOKENS: 'Too many tokens',
+  ALREADY_SEATED: 'This player holds a seat of this match already',
   WRONG_PHASE: 'That command does not fit the current phase',
   DISCARD_FIRST: 'Forehand must lay away four cards before leading',
   MATCH_EXISTS: 'The match exists already',
@@ -85,6 +102,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   SEAT_TAKEN: 'That seat is taken',
   MATCH_ABANDONED: 'This lobby table was closed before its seats were filled',
   MATCH_NOT_FINISHED: 'The match is not finished',
+  REMATCH_OFFERED: 'The match has its rematch already',
   DEAL_NOT_SCORED: 'The deal is not scored yet',
   CONCURRENT_UPDATE: 'The match changed while the command was decided',
   VERSION_MISMATCH: 'The match is no longer at that version',

@@ -24,9 +24,9 @@ export class AuditQueryDto {
   readonly pin?: string;
 }
 
-/** A moment of the match: the public state, and a seat's own part for a seat (no checkpoint: that is the present's). */
+/** A moment of the match: the public state, and a seat's own part for a seat (no checkpoint nor presence: those are the present's). */
 export class ReplayViewDto extends IntersectionType(
-  OmitType(PublicStateDto, ['checkpoint'] as const),
+  OmitType(PublicStateDto, ['checkpoint', 'connected'] as const),
   PartialType(PickType(SeatViewDto, ['seat', 'hand', 'laidAway', 'legal'] as const)),
 ) {}
 

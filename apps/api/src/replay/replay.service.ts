@@ -39,10 +39,12 @@ export class ReplayService {
     if (version > latest.version) {
       throw invalidParameter('version', `version must be at most ${latest.version}, the match's current version.`);
     }
-    const events = (await this.store.readStream(id, { limit: version })).map(toDomainEvent);
+    const stored = await this.store.readStream(id, { limit: version });
+    const events = stored.map(toDomainEvent);
     const state = events.reduce(evolve, initialState());
-    const view: Record<string, unknown> =
-      viewer === 'spectator' ? { id, version, ...publicView(state) } : { id, version, ...seatView(state, viewer) };
+    // The clock as it ran at that moment: the turn began when its last event was recorded.
+    const pub = publicView(state, stored.at(-1)?.recordedAt ?? null);
+    const view: Record<string, unknown> = viewer === 'spectator' ? { id, version, ...pub } : { id, version, ...seatView(state, viewer, pub) };
     const deal = typeof view.dealNumber === 'number' ? view.dealNumber : 0;
     // Revealed at read time: a deal scored by now has no secrets, even when replaying its middle.
     const revealed = deal > 0 && isDealRevealed(latest.state, deal) ? revealedDeal(state, events, deal) : null;
@@ -52,9 +54,10 @@ export class ReplayService {
   async audit(id: string, pinText?: string): Promise<AuditResult> {
     const pin = pinText === undefined ? undefined : parsePin(pinText);
     if (pin === null) throw invalidParameter('pin', 'pin must be <version>:<64 hex digits>.');
-    const doc = await this.exportDocument(id);
-    // The version the projection recorded in the last append's transaction: a log cut short no longer reaches it.
+    // The version the projection recorded in the last append's transaction: a log cut short no longer
+    // reaches it. Read before the log: a match that moves on meanwhile (bots, stand-ins) only adds events.
     const recorded = await this.queries.publicState(id);
+    const doc = await this.exportDocument(id);
     if (pin) {
       // Only checkpoints are ever handed out; a hash past one would cover secret cards, so none is checked.
       const { checkpoint } = recorded.body as { checkpoint: { version: number } };
@@ -70,7 +73,8 @@ export class ReplayService {
   /** The whole log with its proofs; only for a finished match (before that, cards are still secret). */
   async exportFinished(id: string): Promise<ExportedMatch> {
     const doc = await this.exportDocument(id);
-    if (doc.events.at(-1)?.type !== 'MatchFinished') {
+    // Finished: MatchFinished is in the log (a RematchOffered may follow it).
+    if (!doc.events.some((e) => e.type === 'MatchFinished')) {
       throw new ProblemException('MATCH_NOT_FINISHED', 'A match can be exported once it is finished: until then some cards are secret.');
     }
     return doc;

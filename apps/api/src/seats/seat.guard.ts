@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type { Seat, Viewer } from '@bismarck/rules';
 import { ProblemException } from '../problem/problem';
 import { parseMatchId } from '../matches/match-id';
-import { SeatCredentials } from './seat-credentials.service';
+import { NOT_SEATED, SeatCredentials } from './seat-credentials.service';
 
 const SEAT_REQUIRED = 'bismarck:seatRequired';
 
@@ -32,7 +32,11 @@ export class SeatGuard implements CanActivate {
     if (seat === null && this.reflector.get<boolean>(SEAT_REQUIRED, context.getHandler())) {
       throw new ProblemException('UNAUTHORIZED', 'This route acts for a seat: send "Authorization: Bearer <seat token>".');
     }
-    req.viewer = seat ?? 'spectator';
+    // A player who holds no seat here watches like anyone else, and cannot act.
+    if (seat === NOT_SEATED && this.reflector.get<boolean>(SEAT_REQUIRED, context.getHandler())) {
+      throw new ProblemException('FORBIDDEN', 'This player holds no seat of this match.');
+    }
+    req.viewer = seat === null || seat === NOT_SEATED ? 'spectator' : seat;
     return true;
   }
 }

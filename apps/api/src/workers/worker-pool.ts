@@ -9,6 +9,12 @@ export interface WorkerPoolOptions {
   readonly threads: number;
   /** A thread with nothing to do for this long ends (ms); the pool starts one again when needed. */
   readonly idleTimeout?: number;
+  /**
+   * Lowers the threads' OS priority by this much (nice; Linux and macOS, through piscina and its
+   * optional @napi-rs/nice; without it, nothing changes): they get a core only when the event loop
+   * and the database leave one.
+   */
+  readonly niceIncrement?: number;
 }
 
 /** Where the sources live: run from them (jest), a worker compiles its TypeScript as it loads it. */
@@ -28,5 +34,6 @@ export function workerPool(entry: string, options: WorkerPoolOptions): Piscina {
     minThreads: 0,
     maxThreads: options.threads,
     idleTimeout: options.idleTimeout ?? 60_000,
+    niceIncrement: options.niceIncrement ?? 0,
   });
 }

@@ -1,7 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { CUT_PATTERN } from '@bismarck/rules';
-import { card, CARD_REGEX, cards, SUITS } from './fields';
+import { card, CARD_REGEX, cards, seat, SUITS } from './fields';
+
+/** The match and the seat a seat route names in its path (`/api/matches/{id}/seats/{seat}/…`). */
+export class SeatPathDto {
+  @ApiProperty({ format: 'uuid', description: 'The match id.' })
+  @IsString()
+  readonly id!: string;
+
+  @ApiProperty(seat('The seat.'))
+  // Exactly one digit: Number() would read '0x1' as 1 and ' ' as 0.
+  @Transform(({ value }) => (typeof value === 'string' && /^[0-2]$/.test(value) ? Number(value) : value))
+  @IsIn([0, 1, 2], { message: 'seat must be 0, 1 or 2' })
+  readonly seat!: 0 | 1 | 2;
+}
 
 export class ChooseContractDto {
   @ApiProperty({ enum: ['spades', 'trump', 'notrump', 'pass'], example: 'trump', description: 'The contract (docs/rules.md §3).' })

@@ -2,8 +2,10 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { STRATEGIES, type StrategyName } from '@bismarck/bots';
-import { IsPlayerName, IsSeatNames, PLAYER_NAME_SCHEMA, type BotEntry } from '../../lobby/seat-names.validator';
-import { SEED_TEXT } from './fields';
+import { IsPlayerName, IsSeatNames, PLAYER_NAME_SCHEMA, type AccountEntry, type BotEntry } from '../../lobby/seat-names.validator';
+
+type SeatEntry = string | BotEntry | AccountEntry | null;
+import { PLAYER_ID, SEED_TEXT } from './fields';
 import { MatchOptionsDto } from './match-options.dto';
 
 /** A seat the service plays (a `players` entry at creation, or the body of `POST …/seats/{seat}/bot`). */
@@ -18,11 +20,17 @@ export class BotSeatDto {
   readonly name?: string;
 }
 
-@ApiExtraModels(BotSeatDto)
+/** A seat bound to the caller's own player account (the request carries that player's token). */
+export class AccountSeatDto {
+  @ApiProperty({ ...PLAYER_ID, description: "The caller's own player id: the request must carry that player's token (another player's id is 403)." })
+  readonly player!: string;
+}
+
+@ApiExtraModels(BotSeatDto, AccountSeatDto)
 export class CreateMatchDto {
   @ApiProperty({
     type: 'array',
-    items: { anyOf: [{ ...PLAYER_NAME_SCHEMA, nullable: true }, { $ref: getSchemaPath(BotSeatDto) }] },
+    items: { anyOf: [{ ...PLAYER_NAME_SCHEMA, nullable: true }, { $ref: getSchemaPath(BotSeatDto) }, { $ref: getSchemaPath(AccountSeatDto) }] },
     minItems: 3,
     maxItems: 3,
     example: ['Astrid', 'Bjørn', 'Cecilia'],
@@ -30,10 +38,12 @@ export class CreateMatchDto {
       'Seats 0, 1, 2: a name (a person, who gets the seat\'s token), `{ "bot": "greedy" }` (the service plays the seat; ' +
       'no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with ' +
       '`POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three ' +
-      'seats are taken. A name is 1 to 40 printable characters, not only spaces.',
+      'seats are taken. A name is 1 to 40 printable characters, not only spaces. `{ "player": "pl-…" }` binds the seat to the ' +
+      "caller's own player account (docs/players.md): the request then carries that player's token, the seat is named after the account, " +
+      "and the player's token acts for it from any device (the seat's own token is given too).",
   })
   @IsSeatNames()
-  readonly players!: [string | BotEntry | null, string | BotEntry | null, string | BotEntry | null];
+  readonly players!: [SeatEntry, SeatEntry, SeatEntry];
 
   @ApiPropertyOptional({ type: MatchOptionsDto, example: { schedule: 'modern' }, description: 'The match options (docs/rules.md §8); each one left out takes its default.' })
   @IsOptional()

@@ -3,7 +3,7 @@ import type { Type } from '@nestjs/common';
 import { CONTRACTS, EVENT_TYPES, type BismarckEvent, type EventType } from '@bismarck/rules';
 import { ApiOneOf } from '../api-docs';
 import { MatchOptionsViewDto } from './match-options.dto';
-import { card, CARD_PATTERN, cards, integer, MAX_VERSION, playerNames, seat, seats, sha256, SUITS, triple } from './fields';
+import { card, CARD_PATTERN, cards, integer, MAX_VERSION, PLAYER_ID, playerNames, seat, seats, sha256, SUITS, triple } from './fields';
 
 // The event catalogue (docs/clients.md), one schema per type: `data` is told apart by `type`, so a
 // generated client narrows it in a switch. The sync with libs/rules is tested in
@@ -38,8 +38,23 @@ export class MatchCreatedDataDto {
     description: 'Only when some seat is a bot: per seat the strategy the service plays it with, null for a person or an open seat.',
   })
   readonly bots?: (string | null)[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', nullable: true, pattern: PLAYER_ID.pattern },
+    minItems: 3,
+    maxItems: 3,
+    example: ['pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a', null, null],
+    description: 'Only when some seat is bound to a player account (docs/players.md): per seat its player id, else null.',
+  })
+  readonly accounts?: (string | null)[];
   @ApiPropertyOptional({ type: ForkedFromDto, description: 'Only in a fork (always seeded): the finished match and the version it starts from.' })
   readonly forkedFrom?: ForkedFromDto;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '6cc03a75-fc0a-4a44-9953-ff256c06fc3f',
+    description: 'Only in a rematch (POST /api/matches/{id}/rematch): the finished match it follows, whose `RematchOffered` names this one.',
+  })
+  readonly rematchOf?: string;
 }
 
 @ApiSchema({ description: 'An open seat was taken; the join that takes the last one starts the match.' })
@@ -47,6 +62,7 @@ export class SeatJoinedDataDto {
   @ApiProperty(seat('The seat taken.')) readonly seat!: number;
   @ApiProperty({ example: 'Bjørn', description: 'The name of its player.' }) readonly name!: string;
   @ApiPropertyOptional({ example: 'greedy', description: 'Only for a bot: the strategy the service plays the seat with.' }) readonly bot?: string;
+  @ApiPropertyOptional({ ...PLAYER_ID, description: 'Only for a person who joined with a player token: the player account the seat is bound to.' }) readonly account?: string;
 }
 
 @ApiSchema({ description: 'A lobby table nobody filled within LOBBY_TTL_MS was closed (status `abandoned`).' })
@@ -188,6 +204,28 @@ export class MatchFinishedDataDto {
   @ApiProperty(seats('Every seat with the highest total.', { example: [0] })) readonly winners!: number[];
 }
 
+@ApiSchema({ description: 'The seat to act let its turn clock run out: a stand-in bot makes this decision for it (the events of that move carry `standIn: true`). The second in a row makes the seat away.' })
+export class TurnTimedOutDataDto {
+  @ApiProperty(seat('The seat whose time ran out.')) readonly seat!: number;
+  @ApiProperty({ format: 'date-time', description: 'The deadline it missed: when its turn began plus `clock.turnSeconds`.' }) readonly deadline!: string;
+}
+
+@ApiSchema({ description: 'A seat that was away is back: it acted itself, or said so (POST /api/matches/{id}/seats/{seat}/back).' })
+export class SeatReturnedDataDto {
+  @ApiProperty(seat('The seat back at the table.')) readonly seat!: number;
+}
+
+@ApiSchema({ description: 'After `MatchFinished`, at most once: a seat asked for the next match (same players, bots and options; dealer rotated).' })
+export class RematchOfferedDataDto {
+  @ApiProperty({
+    format: 'uuid',
+    example: '2f9d7a10-3c4b-4e5f-8a6b-7c8d9e0f1a2b',
+    description: "The rematch's id: each person of this match acts there with the seat token they hold here (docs/clients.md, \"Rematch\").",
+  })
+  readonly matchId!: string;
+  @ApiProperty(seat('The seat that asked.')) readonly seat!: number;
+}
+
 const DATA = {
   MatchCreated: MatchCreatedDataDto,
   SeatJoined: SeatJoinedDataDto,
@@ -204,6 +242,9 @@ const DATA = {
   DealScored: DealScoredDataDto,
   SeedRevealed: SeedRevealedDataDto,
   MatchFinished: MatchFinishedDataDto,
+  TurnTimedOut: TurnTimedOutDataDto,
+  SeatReturned: SeatReturnedDataDto,
+  RematchOffered: RematchOfferedDataDto,
 } satisfies Record<EventType, Type>;
 
 /** The part of an event its type decides: `{ type, data }`, e.g. `CardPlayedEventDto`. */
@@ -232,4 +273,6 @@ export class EventDto {
     ),
   )
   readonly hash?: string;
+  @ApiPropertyOptional({ enum: [true], description: 'Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").' })
+  readonly standIn?: true;
 }

@@ -59,6 +59,10 @@ export const seats = (description: string, extra: ApiPropertyOptions = {}): ApiP
 export const triple = (description: string, example: number[] = [0, 0, 0]): ApiPropertyOptions =>
   ({ type: 'array', items: { type: 'integer' }, minItems: 3, maxItems: 3, example, description }) as ApiPropertyOptions;
 
+/** A yes or no per seat, seat 0 first. */
+export const seatFlags = (description: string, example: boolean[]): ApiPropertyOptions =>
+  ({ type: 'array', items: { type: 'boolean' }, minItems: 3, maxItems: 3, example, description }) as ApiPropertyOptions;
+
 export const card = (description: string, example = 'QH'): ApiPropertyOptions => ({ ...CARD_ITEM, example, description }) as ApiPropertyOptions;
 
 export const cards = (description: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
@@ -69,6 +73,13 @@ export const SEAT_TOKEN = {
   pattern: '^bsk_[A-Za-z0-9_-]{32}$',
   example: 'bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA',
   description: 'The seat token (`bsk_` and 32 base64url characters), shown only once: send it as `Authorization: Bearer <token>`.',
+} as const;
+
+/** A player account's id (docs/players.md). */
+export const PLAYER_ID = {
+  pattern: '^pl-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+  example: 'pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a',
+  description: "The player's id (`pl-` and a UUID): public, shown at the tables the player sits at.",
 } as const;
 
 /** A SHA-256 as 64 lowercase hex digits. */

@@ -5,7 +5,21 @@ import { integer, MAX_VERSION } from './fields';
 import { MATCH_ID_PATTERN } from '../match-id';
 import { QueryInteger } from './query-integer';
 
-export class ListMatchesQueryDto {
+/** A page of a list: how many entries, and where the previous page ended (its `nextCursor`). */
+export class PageQueryDto {
+  @ApiPropertyOptional(integer('Entries per page.', { minimum: 1, maximum: 100, default: 20 }))
+  @IsOptional()
+  @QueryInteger(1, 100)
+  readonly limit?: number;
+
+  @ApiPropertyOptional({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  readonly cursor?: string;
+}
+
+export class ListMatchesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: STATUSES, description: 'Only matches with this status (`waiting`: open lobby tables).' })
   @IsOptional()
   @IsIn(STATUSES)
@@ -19,17 +33,6 @@ export class ListMatchesQueryDto {
   @IsOptional()
   @Matches(MATCH_ID_PATTERN, { message: 'forkedFrom must be a match id (a lowercase UUID)' })
   readonly forkedFrom?: string;
-
-  @ApiPropertyOptional(integer('Matches per page.', { minimum: 1, maximum: 100, default: 20 }))
-  @IsOptional()
-  @QueryInteger(1, 100)
-  readonly limit?: number;
-
-  @ApiPropertyOptional({ maxLength: 200, description: 'The `nextCursor` of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  readonly cursor?: string;
 }
 
 export class EventsQueryDto {

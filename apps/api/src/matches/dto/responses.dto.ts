@@ -1,7 +1,7 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { MatchOptionsViewDto } from './match-options.dto';
 import { EventDto, ForkedFromDto, PlayedCardDto } from './events.dto';
-import { cards, integer, MAX_VERSION, playerNames, SEAT_TOKEN, seat, seats, sha256, SUITS, triple } from './fields';
+import { cards, integer, MAX_VERSION, PLAYER_ID, playerNames, SEAT_TOKEN, seat, seatFlags, seats, sha256, SUITS, triple } from './fields';
 import { CONTRACTS, STATUSES } from '@bismarck/rules';
 
 // Response shapes, for the generated OpenAPI document. The bodies themselves are built by libs/rules.
@@ -38,6 +38,8 @@ export class SeatNameDto {
   readonly name!: string | null;
   @ApiProperty({ ...BOT, example: null, nullable: true, description: 'The strategy of a seat the service plays (a bot), null for a person or an open seat.' })
   readonly bot!: string | null;
+  @ApiPropertyOptional({ ...PLAYER_ID, description: 'The player account the seat is bound to (docs/players.md): only on a bound seat.' })
+  readonly player?: string;
 }
 
 export class BotSeatViewDto {
@@ -118,6 +120,13 @@ export class FairnessDto {
   readonly cut!: string | null;
 }
 
+export class TurnClockDto {
+  @ApiProperty(seat('The person to act.')) readonly seat!: number;
+  @ApiProperty({ format: 'date-time', description: 'When its time runs out: when the turn began (the last event) plus `turnSeconds`. Then `TurnTimedOut`, and a stand-in bot makes the decision.' })
+  readonly deadline!: string;
+  @ApiProperty(integer('The match\'s `options.clock.turnSeconds`.', { minimum: 5, maximum: 3600, example: 60 })) readonly turnSeconds!: number;
+}
+
 export class PublicStateDto {
   @ApiProperty(MATCH_ID) readonly id!: string;
   @ApiProperty(VERSION) readonly version!: number;
@@ -145,6 +154,29 @@ export class PublicStateDto {
   @ApiProperty(FORKED_FROM) readonly forkedFrom!: ForkedFromDto | null;
   @ApiProperty({ type: FairnessDto, description: 'The next deck\'s commitment and cut while the match waits for a deal (docs/fairness.md).' })
   readonly fairness!: FairnessDto;
+  @ApiProperty(
+    seatFlags('Per seat: away after two timeouts in a row; a stand-in bot plays its turns at once until the person acts again (or POST …/seats/{seat}/back).', [false, true, false]),
+  )
+  readonly away!: boolean[];
+  @ApiProperty(
+    seatFlags(
+      "Per seat: a live stream opened with that seat's credential (its seat token, or its player's token) is open now, on any instance of the service. " +
+        'Not a game fact (never in the log, nor in a replay); it changes with no new `version` (the `ETag` shows it too), and the live stream sends each change as `event: presence`.',
+      [true, false, true],
+    ),
+  )
+  readonly connected!: boolean[];
+  @ApiProperty({ type: TurnClockDto, nullable: true, description: 'The turn clock running for the person to act; null without a clock, on a bot\'s turn, or while a stand-in plays.' })
+  readonly clock!: TurnClockDto | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: null,
+    description:
+      'A finished match whose rematch was asked for (POST …/rematch): the new match, where each person acts with the seat token they hold here; else null.',
+  })
+  readonly rematch!: string | null;
   @ApiProperty({
     type: CheckpointDto,
     description: 'The newest version whose chain hash may be shown (equal to `version` between deals and when finished), and that hash: pin it to prove later that the log was not rewritten up to there.',

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { EventStore } from '@bismarck/event-store';
+import { overdueTurns } from '@bismarck/projections';
+import { RuleViolation, standInDue } from '@bismarck/rules';
+import { BotRunner } from '../bots/bot-runner.service';
+import { appConfig } from '../config/app.config';
+import { MatchFolds } from '../matches/match-folds.service';
+import { MatchWriter } from '../matches/match-writer.service';
+import { ProblemException } from '../problem/problem';
+import { PeriodicSweep } from '../sweeps/periodic-sweep';
+
+const PER_SWEEP = 100;
+
+/**
+ * Turn clocks (docs/clients.md, "Turn clocks"): every CLOCK_SWEEP_MS each instance looks for persons
+ * whose time ran out (match_list.turn_deadline, written with every move), times them out at the version
+ * it found (the rules check the deadline; a move that arrives meanwhile wins, and the timeout is
+ * refused), and wakes the bot runner, which plays the stand-in's move. Deadlines live in the log, so
+ * a restart or another instance finds the same ones; the one version check lets one timeout through.
+ */
+@Injectable()
+export class ClockSweeper extends PeriodicSweep {
+  constructor(
+    private readonly store: EventStore,
+    private readonly writer: MatchWriter,
+    private readonly folds: MatchFolds,
+    private readonly bots: BotRunner,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+  ) {
+    super('ClockSweeper');
+  }
+
+  protected everyMs(): number {
+    return this.config.clockSweepMs;
+  }
+
+  /** Times out the turns overdue now and hands them to the stand-in; answers how many timed out. */
+  protected async sweepOnce(): Promise<number> {
+    let timedOut = 0;
+    for (const { id, version } of await overdueTurns(this.store.queryable, new Date().toISOString(), PER_SWEEP)) {
+      // A stand-in due already (timed out, or away) is only woken: it is found again until it has moved.
+      const known = await this.folds.load(id);
+      if (known?.version === version && standInDue(known.state) !== null) {
+        this.bots.wake(id);
+        continue;
+      }
+      try {
+        // Only at the version found: a move made since is the person's, and its clock starts again.
+        await this.writer.handle(id, { type: 'timeOut' }, { expectedVersion: version, answer: () => undefined });
+        timedOut++;
+      } catch (err) {
+        // Moved meanwhile, or its stand-in is due already (timed out or away): the runner is woken below.
+        if (!(err instanceof RuleViolation) && !(err instanceof ProblemException && err.code === 'VERSION_MISMATCH')) throw err;
+      }
+      // A stand-in due and not played (a restart, a wake-up lost, another instance's timeout) is played now.
+      this.bots.wake(id);
+    }
+    return timedOut;
+  }
+}

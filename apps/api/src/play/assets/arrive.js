@@ -1,0 +1,120 @@
+// `/play/{id}`: who this page plays. A token in the fragment (then taken out of the address bar) or in
+// this tab's storage sits down at once; so does the signed-in player's token when the player holds a
+// seat here; a seat this browser held before is offered back; else a waiting table's open seat (taken
+// as the player when signed in), or a word on how to get the seat's link.
+import { call, Problem } from './api.js';
+import { $ } from './dom.js';
+import { clearProblem, showNotice, showProblem } from './notice.js';
+import { playerKept, signedInPlayer } from './player.js';
+import { browserSeat, forgetInBrowser, rememberInTab, tabToken } from './seats.js';
+
+/** `sit(token)` opens the table for the seat of that token. */
+export function arrive(id, sit) {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    rememberInTab(id, fromHash);
+    history.replaceState(history.state, '', location.pathname + location.search);
+    return sit(fromHash);
+  }
+  const token = tabToken(id);
+  if (token) return sit(token);
+  void signedInPlayer().catch(() => null).then(async (player) => {
+    const pub = player ? await call('GET', `/api/matches/${encodeURIComponent(id)}`).catch(() => null) : null;
+    // The player's own seat: the player's token acts for it (view, commands), no seat token needed.
+    if (pub?.seats.some((s) => s.player === player.me.id)) return sit(player.token);
+    const held = browserSeat(id);
+    const offered = held ? offerBack(id, held, sit, player) : Promise.resolve(false);
+    const shown = await offered.catch(() => false) || await join(id, sit, player).catch(() => false);
+    if (!shown) needsLink(id);
+  });
+}
+
+/** The seat this browser held, offered back while the match is open; a finished one is forgotten. */
+async function offerBack(id, held, sit, player) {
+  const pub = await call('GET', `/api/matches/${encodeURIComponent(id)}`);
+  if (pub.status !== 'waiting' && pub.status !== 'playing') {
+    forgetInBrowser(id);
+    return false;
+  }
+  document.title = 'Bismarck — your seat';
+  $('#offerWho').textContent = `This browser held ${pub.seats[held.seat]?.name ?? `seat ${held.seat}`}’s seat at this table (seat ${held.seat}).`;
+  $('#offer').hidden = false;
+  $('#takeBack').focus();
+  $('#takeBack').addEventListener('click', () => {
+    $('#offer').hidden = true;
+    rememberInTab(id, held.token);
+    sit(held.token);
+  }, { once: true });
+  $('#forgetSeat').addEventListener('click', () => {
+    // Someone else at this browser: the seat is not offered here again, and the page goes on as for anyone.
+    forgetInBrowser(id);
+    $('#offer').hidden = true;
+    void join(id, sit, player).catch(() => false).then((shown) => { if (!shown) needsLink(id); });
+  }, { once: true });
+  document.body.dataset.ready = 'offer';
+  return true;
+}
+
+/**
+ * A waiting table's open seat, taken with a name: the seat's token goes to this tab, and the table
+ * opens. Signed in, it is taken with the player's token (no name asked: the seat is named after the
+ * player and bound to it), and the table plays it with that token.
+ * @param {import('./player.js').Player | null} player
+ */
+async function join(id, sit, player) {
+  const api = `/api/matches/${encodeURIComponent(id)}`;
+  const pub = await call('GET', api);
+  const open = () => pub.seats.filter((s) => s.name === null).map((s) => s.seat);
+  if (pub.status === 'abandoned') {
+    document.title = 'Bismarck — table closed';
+    showNotice('This table was closed', ' Nobody took its open seats in time. ', ['Start a new match', '/play'], '.');
+    document.body.dataset.ready = 'abandoned';
+    return true;
+  }
+  if (pub.status !== 'waiting' || !open().length) return false;
+  document.title = 'Bismarck — take a seat';
+  const named = pub.seats.filter((s) => s.name !== null).map((s) => (s.bot ? `${s.name} (bot)` : s.name));
+  $('#joinWho').textContent = `At this table: ${named.join(', ')}. ${open().length === 1 ? 'One seat is' : `${open().length} seats are`} open; the match starts when every seat is taken (${pub.options.schedule}).`;
+  $('#join').hidden = false;
+  $('#joinNameLabel').hidden = !!player;
+  $('#joinName').required = !player;
+  $('#joinAs').hidden = !player;
+  $('#joinAs').textContent = player ? `You take it as ${player.me.name}, your player.` : '';
+  (player ? $('#joinBtn') : $('#joinName')).focus();
+  $('#joinForm').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearProblem();
+    $('#joinBtn').disabled = true;
+    try {
+      // Someone faster may take a seat meanwhile (409 SEAT_TAKEN): the next open one, read again.
+      for (;;) {
+        const seats = open();
+        if (!seats.length) throw new Problem(409, { title: 'The table is full', detail: 'Every seat was taken meanwhile.' });
+        try {
+          const body = player ? {} : { name: $('#joinName').value.trim() };
+          const joined = await call('POST', `${api}/seats/${seats[0]}/join`, { body, token: player?.token });
+          $('#join').hidden = true;
+          if (player && playerKept()) return sit(player.token);
+          rememberInTab(id, joined.token); // a reload finds it (without storage, this page holds it in memory)
+          sit(joined.token);
+          return;
+        } catch (error) {
+          if (error.code !== 'SEAT_TAKEN') throw error;
+          Object.assign(pub, await call('GET', api));
+        }
+      }
+    } catch (error) {
+      showProblem(error);
+      $('#joinBtn').disabled = false;
+    }
+  });
+  document.body.dataset.ready = 'join';
+  return true;
+}
+
+function needsLink(id) {
+  showNotice('This table needs your seat’s link',
+    ' Open your seat’s link (the table shows it under “Your seat’s link”; it ends in #token=…), or ',
+    ['start a new match', '/play'], ', or ', ['watch this one', `/viewer/${encodeURIComponent(id)}`], '.');
+  document.body.dataset.ready = 'no-token';
+}

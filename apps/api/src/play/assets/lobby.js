@@ -1,0 +1,71 @@
+// `/play`: a one-form lobby that creates a match against bots, or with seats left open for friends.
+import { call } from './api.js';
+import { $ } from './dom.js';
+import { showProblem, clearProblem } from './notice.js';
+import { playerKept } from './player.js';
+import { playerPanel } from './player-panel.js';
+import { rememberInTab } from './seats.js';
+
+// A table with friends at it gets a turn clock unless the person sets another: a friend who walks away
+// must not stall the others. Against two bots nobody waits for the person, so none.
+const CLOCK_BY_OTHERS = { bots: '', friend: '60', friends: '60' };
+
+/** The body of `POST /api/matches` the form asks for; `me` is the person's seat: a name, or `{ player }` (signed in). */
+function creation(me, others, bot, schedule, clock) {
+  const rest = { bots: [{ bot }, { bot }], friend: [null, { bot }], friends: [null, null] }[others];
+  const options = { schedule };
+  if (clock) options.clock = { turnSeconds: Number(clock), onTimeout: 'standIn' };
+  return { players: [me, ...rest], options };
+}
+
+const SEAT_HELP = $('#lobbyHelp')?.textContent ?? '';
+const PLAYER_HELP = 'The service plays the bots. A friend joins with the table’s link, which the table shows you. Your seat is your player’s: “My matches” above lists the table, on any device where you sign in.';
+
+export function lobby() {
+  document.title = 'Bismarck — start a match';
+  // Friends in the other seats: those seats stay open, and the table shows the link that takes them.
+  const others = () => $('#others').value;
+  // Signed in as a player, the person's seat is bound to the player (named after it): no name asked.
+  /** @type {import('./player.js').Player | null} */
+  let player = null;
+  playerPanel((signed) => {
+    player = signed;
+    $('#nameLabel').hidden = !!player;
+    $('#name').required = !player;
+    $('#playsAs').hidden = !player;
+    $('#playsAs').textContent = player ? `You play as ${player.me.name}, your player: its token seats you at the table on any device.` : '';
+    $('#lobbyHelp').textContent = player ? PLAYER_HELP : SEAT_HELP;
+  });
+  let clockChosen = false;
+  $('#clock').addEventListener('change', () => { clockChosen = true; });
+  const follow = () => {
+    $('#botLabel').hidden = others() === 'friends';
+    if (!clockChosen) $('#clock').value = CLOCK_BY_OTHERS[others()];
+  };
+  $('#others').addEventListener('change', follow);
+  follow();
+  $('#lobby').hidden = false;
+  $('#newLink').hidden = true;
+  $('#name').focus();
+  $('#lobbyForm').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearProblem();
+    $('#start').disabled = true;
+    try {
+      const me = player ? { player: player.me.id } : $('#name').value.trim();
+      const body = creation(me, others(), $('#bot').value, $('#schedule').value, $('#clock').value);
+      const match = await call('POST', '/api/matches', { body, token: player?.token });
+      const mine = match.seats.find((s) => s.token);
+      const table = `/play/${encodeURIComponent(match.id)}`;
+      // A player's seat needs no seat token: the table finds the player's token in the browser's storage.
+      if (player && playerKept()) return location.assign(table);
+      // The table finds the token in this tab's storage: no address, not even for a moment, holds it.
+      // Without storage it goes in the fragment (never sent to the server), which the table removes.
+      location.assign(rememberInTab(match.id, mine.token) ? table : `${table}#token=${encodeURIComponent(mine.token)}`);
+    } catch (error) {
+      showProblem(error);
+      $('#start').disabled = false;
+    }
+  });
+  document.body.dataset.ready = 'lobby';
+}

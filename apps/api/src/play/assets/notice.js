@@ -1,0 +1,29 @@
+// The notice at the top of the page: what the service refused, or that it cannot be reached.
+import { Problem } from './api.js';
+import { $, el } from './dom.js';
+
+export function showProblem(error) {
+  const notice = $('#notice');
+  if (error instanceof Problem) notice.replaceChildren(el('strong', { class: 'title' }, error.title), error.detail ? el('span', { class: 'detail' }, ` ${error.detail}`) : '');
+  else notice.replaceChildren(el('strong', { class: 'title' }, 'Something went wrong'), el('span', { class: 'detail' }, ` ${String(error?.message || error)}`));
+  notice.hidden = false;
+  delete notice.dataset.from;
+}
+
+/** A failed read (the service restarting, the network gone): shown until the next read succeeds. */
+export function readFailed(error) {
+  showProblem(error);
+  $('#notice').dataset.from = 'read';
+}
+
+export function clearProblem() {
+  $('#notice').hidden = true;
+  $('#notice').replaceChildren();
+}
+
+/** A notice of the page's own: a title, words, and links ([text, href] pairs or strings between them). */
+export function showNotice(title, ...parts) {
+  $('#notice').replaceChildren(el('strong', { class: 'title' }, title),
+    ...parts.map((p) => (Array.isArray(p) ? el('a', { href: p[1] }, p[0]) : el('span', { class: 'detail' }, p))));
+  $('#notice').hidden = false;
+}

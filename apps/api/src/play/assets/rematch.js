@@ -1,0 +1,56 @@
+// The next match with the same players, bots and options. "Play again" asks for it
+// (`POST …/rematch`); when another seat asked first, the finished match's stream carries
+// `RematchOffered { matchId }` and a page that watched the match end asks too, with its own token: the
+// service answers the same new match and this seat's token there, and the page moves to that table.
+import { call } from './api.js';
+import { el } from './dom.js';
+import { showProblem } from './notice.js';
+import { isPlayerToken } from './player.js';
+import { rememberInTab } from './seats.js';
+
+let moving = false;
+
+/** Asks for the rematch with this seat's token and opens its table (once, however many times it is told). */
+export async function rematch(id, token) {
+  if (moving) return;
+  moving = true;
+  try {
+    const next = await call('POST', `/api/matches/${encodeURIComponent(id)}/rematch`, { token });
+    const mine = next.seats.find((s) => s.token);
+    const table = `/play/${encodeURIComponent(next.id)}`;
+    // Asked with the player's token, the answer is that token: the new table finds it as the player's.
+    if (isPlayerToken(mine.token)) return location.assign(table);
+    // As from the lobby: the new table finds the token in this tab's storage, else in the fragment.
+    location.assign(rememberInTab(next.id, mine.token) ? table : `${table}#token=${encodeURIComponent(mine.token)}`);
+  } catch (error) {
+    moving = false;
+    throw error;
+  }
+}
+
+/**
+ * The end of a finished match: "Play again" (the same players, bots and options at a new table), or,
+ * once a rematch was asked for (a page opened after the others moved on), the way to it.
+ */
+export function renderPlayAgain(box, view, { id, token }) {
+  const label = view.rematch ? 'Join the rematch' : 'Play again';
+  const drawn = box.querySelector('#playAgain');
+  if (drawn) return void (drawn.textContent = label); // kept: its request may be on its way
+  const again = el('button', { id: 'playAgain', type: 'button', onclick: () => {
+    again.disabled = true;
+    rematch(id, token).catch((error) => {
+      showProblem(error);
+      again.disabled = false;
+    });
+  } }, label);
+  box.replaceChildren(
+    el('p', {}, 'The match is over: the final scorecard is below.'),
+    el('div', { class: 'row' }, again, el('a', { href: '/play' }, 'or start a new match')),
+  );
+}
+
+/** The id of the rematch a stream message or a state offers, or null. */
+export function offeredRematch(message) {
+  if (message?.type === 'RematchOffered') return message.data?.matchId ?? null;
+  return typeof message?.rematch === 'string' ? message.rematch : null;
+}

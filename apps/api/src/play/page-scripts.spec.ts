@@ -1,0 +1,33 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+
+// The table's scripts are plain ES modules the browser loads as they are (no build step); the
+// TypeScript checker reads them as JavaScript all the same, so that a name imported but not exported,
+// a misspelt one, or a DOM property an element does not have fails here rather than in a player's
+// browser. Not strict: the DOM helpers stay untyped, the checks are those plain JavaScript allows.
+const ASSETS = join(__dirname, 'assets');
+
+describe('the table page\'s scripts', () => {
+  it('type-check as ES modules against the DOM', () => {
+    const files = readdirSync(ASSETS).filter((name) => name.endsWith('.js')).map((name) => join(ASSETS, name));
+    expect(files.length).toBeGreaterThan(5);
+    const program = ts.createProgram(files, {
+      allowJs: true,
+      checkJs: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ES2022,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+      types: [],
+      skipLibCheck: true,
+      strict: false,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => {
+      const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : null;
+      return `${d.file?.fileName.slice(ASSETS.length + 1) ?? ''}${where ? `:${where.line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+    expect(problems).toEqual([]);
+  });
+});
