@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { rebuildDifferences, startTestApp, useTwoTestApps, type TestApp } from './support/app';
 import { startIdentityProvider, type TestIdentityProvider } from './support/oidc';
 import { bearer, playOneAction, seededPick, type CreatedMatch } from './support/player';
+import { listenLocal } from './support/server';
 
 // Signing in with the deployment's identity provider (docs/players.md, "Signing in with an identity
 // provider"): a real OpenID Provider (oidc-provider, in a process of its own) issues ID tokens through
@@ -107,6 +108,21 @@ describe('players from an OpenID Connect issuer', () => {
     // The accounts a sign-in registered rebuild from the log like the others.
     for (const d of await rebuildDifferences(a.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
   }, 60_000);
+
+  it("ends a live stream opened with an ID token when the token expires (with the clock tolerance), and refuses it then", async () => {
+    // Expired 25 s ago: within the 30 s tolerance for about 5 s more.
+    const token = await idp.sign({ sub: 'short-lived', name: 'Hanna' }, -25);
+    const id = (await me(a, token).expect(200)).body.id;
+    const created = (await a.http().post('/api/matches').set(...bearer(token)).send({ players: [{ player: id }, 'Ivo', 'Jon'] }).expect(201)).body;
+    const base = await listenLocal(a.app);
+    const opened = Date.now();
+    const res = await fetch(`${base}/api/matches/${created.id}/events/stream`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('event: error');
+    expect(Date.now() - opened).toBeLessThan(15_000);
+    refused(await me(a, token), token, /has expired/);
+  }, 30_000);
 
   it('refuses with 401 a token for another client (aud), an expired one, one from another issuer, one signed with an unknown key, and unsigned or HMAC ones', async () => {
     const match = (await a.http().post('/api/matches').send({ players: ['A', 'B', 'C'] }).expect(201)).body;

@@ -25,6 +25,8 @@ type Connected = [boolean, boolean, boolean];
 /** A live stream read in the background: every message it got so far, and the presence it was told last. */
 interface OpenStream {
   readonly messages: SseMessage[];
+  /** Resolves when the server ends the stream. */
+  readonly ended: Promise<void>;
   presences(): Connected[];
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ async function openStream(t: TestApp, matchId: string, token?: string): Promise<
   await waitFor('the first presence', async () => presences()[0]);
   return {
     messages,
+    ended: reading,
     presences,
     close: async () => {
       controller.abort();
@@ -179,6 +182,31 @@ describe('presence', () => {
     expect(differences.length).toBeGreaterThan(0);
     for (const d of differences) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
   }, 60_000);
+
+  it("a player's stream ends when its token is revoked or its account deleted, on another instance; the seat is then not connected, and coming back is refused", async () => {
+    const eva = (await a.http().post('/api/players').send({ name: 'Eva' }).expect(201)).body;
+    const second = (await b.http().post('/api/players/me/tokens').set(...bearer(eva.token)).expect(201)).body;
+    const created = (await a.http().post('/api/matches').set(...bearer(eva.token)).send({ players: [{ player: eva.id }, 'Fia', 'Gus'] }).expect(201)).body;
+    const first = await openStream(a, created.id, eva.token);
+    const other = await openStream(a, created.id, second.token);
+    let firstEnded = false;
+    void first.ended.then(() => (firstEnded = true));
+    await b.http().delete(`/api/players/me/tokens/${eva.tokenId}`).set(...bearer(second.token)).expect(204);
+    await waitFor('the revoked token\'s stream ends', async () => (firstEnded ? true : null), 10_000);
+    expect(first.messages.at(-1)?.event).toBe('error');
+    const again = await fetch(`${bases.get(a)}/api/matches/${created.id}/events/stream`, { headers: { authorization: `Bearer ${eva.token}` } });
+    expect(again.status).toBe(401);
+    await again.body?.cancel();
+    // The other token's stream is untouched until the account goes.
+    expect(await connectedIn(a, created.id)).toEqual([true, false, false]);
+    let otherEnded = false;
+    void other.ended.then(() => (otherEnded = true));
+    await b.http().delete('/api/players/me').set(...bearer(second.token)).expect(204);
+    await waitFor('the deleted account\'s stream ends', async () => (otherEnded ? true : null), 10_000);
+    await shows(a, created.id, [false, false, false], 'after the account is deleted');
+    await first.close();
+    await other.close();
+  }, 30_000);
 
   it("a stream on one instance shows on the other: in its GET at once, in its streams' presence", async () => {
     const m = await createMatch(a.http, { options: { schedule: 'quick' } });

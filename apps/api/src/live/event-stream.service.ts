@@ -7,6 +7,7 @@ import { edgeConfig } from '../config/edge.config';
 import { bearerToken, clientAddress } from '../edge/caller';
 import { invalidParameter, ProblemException } from '../problem/problem';
 import { MatchFolds, type LoadedMatch } from '../matches/match-folds.service';
+import { endsCredential, isPlayerCredential, PlayersService } from '../players/players.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { PresenceService } from './presence.service';
 import { StreamQuota } from './stream-quota';
@@ -52,6 +53,7 @@ export class EventStreamService implements OnModuleDestroy {
     private readonly folds: MatchFolds,
     private readonly store: EventStore,
     private readonly presence: PresenceService,
+    private readonly players: PlayersService,
     @Inject(edgeConfig.KEY) private readonly config: ConfigType<typeof edgeConfig>,
   ) {
     this.quota = new StreamQuota(config.streamsPerAddress, config.streamsPerToken);
@@ -99,7 +101,9 @@ export class EventStreamService implements OnModuleDestroy {
     const untrack = this.hub.track(stream);
     // A seat's stream makes the seat connected while it is open (a spectator's does not).
     const present = viewer === 'spectator' ? undefined : this.presence.enter(matchId, viewer);
+    let unwatch: (() => void) | undefined;
     sink.on('close', () => {
+      unwatch?.();
       present?.leave();
       untrack();
       release();
@@ -108,6 +112,12 @@ export class EventStreamService implements OnModuleDestroy {
       // The last stream of a match ends its channel.
       if (channel.size === 0) channel.close();
     });
+    const credential = bearerToken(req);
+    if (viewer !== 'spectator' && credential !== undefined && isPlayerCredential(credential)) {
+      const stop = await this.endWithCredential(credential, stream);
+      if (stream.closed) stop();
+      else unwatch = stop;
+    }
     // Counted and read again first: the presence this stream is sent when it joins shows its own seat.
     if (present) {
       await present.settled;
@@ -118,6 +128,39 @@ export class EventStreamService implements OnModuleDestroy {
       logger.warn(`event stream of ${matchId}: ${err instanceof Error ? err.message : String(err)}`);
       stream.fail();
     });
+  }
+
+  /**
+   * A stream opened with a player's credential ends (`event: error`, then the client's reconnection is
+   * refused) once the credential is: its token revoked or the account deleted, on any instance (the
+   * player's stream is followed like a match's), or a JWT past its expiry. Returns what stops watching.
+   */
+  private async endWithCredential(credential: string, stream: LiveStream): Promise<() => void> {
+    const life = await this.players.credentialLife(credential).catch(() => null);
+    if (!life) {
+      stream.fail();
+      return () => undefined;
+    }
+    let expiry: NodeJS.Timeout | undefined;
+    if (life.expiresAt !== null) {
+      expiry = setTimeout(() => stream.fail(), Math.min(Math.max(0, life.expiresAt - Date.now()), 2_147_483_647));
+      expiry.unref();
+    }
+    let stopListening = (): void => undefined;
+    try {
+      stopListening = await this.hub.listen(life.playerId, (events) => {
+        if (endsCredential(life, events)) stream.fail();
+      });
+    } catch {
+      stream.fail();
+    }
+    const stop = (): void => {
+      clearTimeout(expiry);
+      stopListening();
+    };
+    // Revoked before the hub listened: the token table tells.
+    if (life.tokenId !== null && !stream.closed && !(await this.players.credentialLife(credential).catch(() => null))) stream.fail();
+    return stop;
   }
 
   private complete({ state, updatedAt }: LoadedMatch): boolean {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MatchesModule } from '../matches/matches.module';
+import { PlayersModule } from '../players/players.module';
 import { SeatsModule } from '../seats/seats.module';
 import { EventStreamService } from './event-stream.service';
 import { LiveController } from './live.controller';
@@ -8,7 +9,7 @@ import { PresenceService } from './presence.service';
 
 /** Live event streams (SSE): one hub per process on the commit-order feed, one session per client, and the seats' presence. */
 @Module({
-  imports: [MatchesModule, SeatsModule],
+  imports: [MatchesModule, SeatsModule, PlayersModule],
   controllers: [LiveController],
   providers: [LiveHub, PresenceService, EventStreamService],
   exports: [LiveHub],

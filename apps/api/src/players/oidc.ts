@@ -26,6 +26,8 @@ export interface VerifiedIdentity {
   issuer: string;
   subject: string;
   name: string | null;
+  /** When the token stops being accepted (its `exp`, in ms since the epoch). */
+  expiresAt: number;
 }
 
 /** A token this service does not take (answered 401, with `message` as the detail). */
@@ -81,7 +83,7 @@ export class OidcVerifier {
     }
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255) throw new IdentityRefused('The identity token names no subject (sub).');
-    return { issuer: this.config.issuer, subject, name: suggestedName(payload) };
+    return { issuer: this.config.issuer, subject, name: suggestedName(payload), expiresAt: (payload.exp as number) * 1000 };
   }
 
   /** The issuer's key set, found by discovery once; a failed discovery is tried again at the next token. */

@@ -21,7 +21,7 @@ import { ProblemException, type ProblemCode } from '../problem/problem';
 import { RatingsService } from '../ratings/ratings.service';
 import { appConfig } from '../config/app.config';
 import { hashToken, PLAYER_TOKEN_PREFIX } from '../seats/tokens';
-import { identityPlayerId, IdentityProviderUnavailable, IdentityRefused, looksLikeJwt, OIDC_DEFAULT_NAME, OidcVerifier, type VerifiedIdentity } from './oidc';
+import { identityPlayerId, IdentityProviderUnavailable, IdentityRefused, looksLikeJwt, OIDC_CLOCK_TOLERANCE_S, OIDC_DEFAULT_NAME, OidcVerifier, type VerifiedIdentity } from './oidc';
 import { isAccountEntry, type AccountEntry, type PlayerEntry } from '../lobby/seat-names.validator';
 import type { Triple } from '@bismarck/rules';
 
@@ -72,6 +72,17 @@ const OWNER_MEMORY_MS = 10_000;
  * What may be a player's credential, before any lookup: a personal access token (`bskp_…`) or a JWT
  * (which only a deployment with OIDC_ISSUER takes; without it, it is refused like any unknown token).
  */
+/** A player credential's end: its player's stream, its token id (a personal access token) or its expiry (a JWT). */
+export interface CredentialLife {
+  playerId: string;
+  tokenId: string | null;
+  expiresAt: number | null;
+}
+
+/** Whether these events of a player's stream refuse the credential from then on. */
+export const endsCredential = (life: CredentialLife, events: readonly { type: string; data: unknown }[]): boolean =>
+  events.some((e) => e.type === 'PlayerDeleted' || (e.type === 'TokenRevoked' && life.tokenId !== null && (e.data as { tokenId?: unknown }).tokenId === life.tokenId));
+
 export const isPlayerCredential = (token: string): boolean => token.startsWith(PLAYER_TOKEN_PREFIX) || looksLikeJwt(token);
 
 const newToken = (): NewToken & { hash: string } => {
@@ -213,6 +224,23 @@ export class PlayersService {
       throw error;
     }
     return this.identityPlayer(identity);
+  }
+
+  /**
+   * What ends a live stream opened with this player credential (docs/players.md, "Tokens"): the player's
+   * events that refuse it from then on (this token's TokenRevoked, the account's PlayerDeleted) and, for a
+   * JWT, its expiry. Null for a credential that is no player's (a seat token), or no longer one. Nothing
+   * is registered here: the stream's seat was found with playerOf first.
+   */
+  async credentialLife(credential: string): Promise<CredentialLife | null> {
+    if (credential.startsWith(PLAYER_TOKEN_PREFIX)) {
+      const owner = await this.reader.tokenOwner(hashToken(credential));
+      return owner && { playerId: owner.playerId, tokenId: owner.tokenId, expiresAt: null };
+    }
+    if (this.oidc === null || !looksLikeJwt(credential)) return null;
+    const identity = await this.oidc.verify(credential).catch(() => null);
+    // Taken until its expiry plus the clock tolerance (oidc.ts): ended then, not sooner, or a reconnection would be taken again.
+    return identity && { playerId: identityPlayerId(identity.issuer, identity.subject), tokenId: null, expiresAt: identity.expiresAt + OIDC_CLOCK_TOLERANCE_S * 1000 };
   }
 
   /**
