@@ -24,6 +24,7 @@ import { RatingsModule } from './ratings/ratings.module';
 import { RematchModule } from './rematch/rematch.module';
 import { ReplayModule } from './replay/replay.module';
 import { ViewerModule } from './viewer/viewer.module';
+import { PagesModule } from './pages/pages.module';
 
 export interface AppModuleOptions {
   databaseUrl: string;
@@ -61,6 +62,7 @@ export class AppModule {
         NotationModule,
         AnalysisModule,
         ViewerModule,
+        PagesModule,
         PlayModule,
         DocsModule,
       ],

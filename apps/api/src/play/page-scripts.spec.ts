@@ -6,11 +6,13 @@ import ts from 'typescript';
 // TypeScript checker reads them as JavaScript all the same, so that a name imported but not exported,
 // a misspelt one, or a DOM property an element does not have fails here rather than in a player's
 // browser. Not strict: the DOM helpers stay untyped, the checks are those plain JavaScript allows.
-const ASSETS = join(__dirname, 'assets');
+// Every page's scripts and those they share (apps/api/src/pages/assets), checked together.
+const SRC = join(__dirname, '..');
+const FOLDERS = ['play', 'viewer', 'pages'].map((d) => join(SRC, d, 'assets'));
 
-describe('the table page\'s scripts', () => {
+describe('the pages\' scripts', () => {
   it('type-check as ES modules against the DOM', () => {
-    const files = readdirSync(ASSETS).filter((name) => name.endsWith('.js')).map((name) => join(ASSETS, name));
+    const files = FOLDERS.flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => join(dir, name)));
     expect(files.length).toBeGreaterThan(5);
     const program = ts.createProgram(files, {
       allowJs: true,
@@ -26,7 +28,7 @@ describe('the table page\'s scripts', () => {
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => {
       const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : null;
-      return `${d.file?.fileName.slice(ASSETS.length + 1) ?? ''}${where ? `:${where.line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      return `${d.file?.fileName.slice(SRC.length + 1) ?? ''}${where ? `:${where.line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
     expect(problems).toEqual([]);
   });

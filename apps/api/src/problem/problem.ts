@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { localizeProblem, problemLanguage } from './problem-language';
 
 /** Stable machine-readable error codes of the public contract, each with the status it leaves as. */
 export const PROBLEM_STATUS = {
@@ -148,7 +149,10 @@ export function problemBody(code: ProblemCode, detail: string, extensions: Recor
 export function sendProblem(req: Request, res: Response, body: ProblemBody): void {
   body.instance = req.originalUrl ?? req.url;
   if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+  const lang = problemLanguage(req);
+  res.setHeader('Content-Language', lang);
+  res.vary('Accept-Language');
+  res.status(body.status).type('application/problem+json').send(JSON.stringify(localizeProblem(body, lang)));
 }
 
 /** The one exception the HTTP layer throws; the filter turns it into application/problem+json. */

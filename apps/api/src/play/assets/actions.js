@@ -2,7 +2,7 @@
 // match, the invitation of a waiting table and "Play again" at the end (rematch.js). `seat` is the table's side:
 // { id, token, act(command, body), name(seat), picked (the cards picked for the lay-away) }.
 import { CONTRACT_LABELS, suitMark } from './cards.js';
-import { copyRow, el } from './dom.js';
+import { copyRow, el } from '../../pages/assets/dom.js';
 import { renderPlayAgain } from './rematch.js';
 
 export function renderActions(box, view, seat) {

@@ -3,7 +3,7 @@
 // seat here; a seat this browser held before is offered back; else a waiting table's open seat (taken
 // as the player when signed in), or a word on how to get the seat's link.
 import { call, Problem } from './api.js';
-import { $ } from './dom.js';
+import { $ } from '../../pages/assets/dom.js';
 import { clearProblem, showNotice, showProblem } from './notice.js';
 import { playerKept, signedInPlayer } from './player.js';
 import { browserSeat, forgetInBrowser, rememberInTab, tabToken } from './seats.js';

@@ -1,5 +1,5 @@
 // Cards are codes ('QH', 'TS') in the API and symbols on screen: converted here only (contracts too).
-import { el } from './dom.js';
+import { el } from '../../pages/assets/dom.js';
 
 const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const SUIT_NAMES = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };

@@ -1,6 +1,6 @@
 // The table's keys: arrows along the playable cards of the hand, and a letter or digit per action
 // (each presses the button the page shows for it, so a key does nothing a click could not).
-import { $ } from './dom.js';
+import { $ } from '../../pages/assets/dom.js';
 
 export function listenToKeys() {
   document.addEventListener('keydown', (e) => {

@@ -1,6 +1,6 @@
 // `/play`: a one-form lobby that creates a match against bots, or with seats left open for friends.
 import { call } from './api.js';
-import { $ } from './dom.js';
+import { $ } from '../../pages/assets/dom.js';
 import { showProblem, clearProblem } from './notice.js';
 import { playerKept } from './player.js';
 import { playerPanel } from './player-panel.js';

@@ -1,6 +1,6 @@
 // The notice at the top of the page: what the service refused, or that it cannot be reached.
 import { Problem } from './api.js';
-import { $, el } from './dom.js';
+import { $, el } from '../../pages/assets/dom.js';
 
 export function showProblem(error) {
   const notice = $('#notice');

@@ -2,7 +2,7 @@
 // `/play` is a small lobby; `/play/{id}` is the table (`#token=…` in a link: the seat's token, which the
 // page keeps in the tab's storage and takes out of the address bar at once). Plain DOM, no framework;
 // each file a part of the page (an ES module).
-import { $ } from './dom.js';
+import { $ } from '../../pages/assets/dom.js';
 import { arrive } from './arrive.js';
 import { lobby } from './lobby.js';
 import { pruneBrowserSeats } from './seats.js';

@@ -2,7 +2,7 @@
 // "Sign out", and "My matches" (those where it is the player's turn first, each a link to its table),
 // read again when the page is shown again and every 15 s.
 import { call, refusesToken } from './api.js';
-import { $, copyRow, el } from './dom.js';
+import { $, copyRow, el } from '../../pages/assets/dom.js';
 import { checkPlayer, forgetPlayer, playerToken, rememberPlayer } from './player.js';
 
 const REFRESH_MS = 15_000;

@@ -3,7 +3,7 @@
 // `RematchOffered { matchId }` and a page that watched the match end asks too, with its own token: the
 // service answers the same new match and this seat's token there, and the page moves to that table.
 import { call } from './api.js';
-import { el } from './dom.js';
+import { el } from '../../pages/assets/dom.js';
 import { showProblem } from './notice.js';
 import { isPlayerToken } from './player.js';
 import { rememberInTab } from './seats.js';

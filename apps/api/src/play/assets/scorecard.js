@@ -1,6 +1,6 @@
 // The scorecard under the table: a row per deal of the schedule (those to come greyed), the totals,
 // the winners at the end, and a line on how the match is scored.
-import { el } from './dom.js';
+import { el } from '../../pages/assets/dom.js';
 import { suitMark } from './cards.js';
 
 // How a deal is scored (docs/rules.md §5), in the scorecard's words: each cell is "tricks (points)".

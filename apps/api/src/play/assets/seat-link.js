@@ -1,6 +1,6 @@
 // "Your seat's link": the table's address with this seat's token in the fragment. Opened on any
 // device it seats the person again (a closed tab, another browser); whoever has it plays the seat.
-import { copyRow, el } from './dom.js';
+import { copyRow, el } from '../../pages/assets/dom.js';
 import { isPlayerToken } from './player.js';
 import { seatLink } from './seats.js';
 import { notifyOffer } from './turn-clock.js';

@@ -2,7 +2,7 @@
 import { renderActions } from './actions.js';
 import { call, refusesToken } from './api.js';
 import { back, byHandOrder, CONTRACT_LABELS, faceUp, suitMark } from './cards.js';
-import { $, el } from './dom.js';
+import { $, el } from '../../pages/assets/dom.js';
 import { listenToKeys } from './keys.js';
 import { openLive } from './live.js';
 import { clearProblem, readFailed, showProblem } from './notice.js';

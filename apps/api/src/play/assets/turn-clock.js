@@ -2,7 +2,7 @@
 // seats a stand-in bot plays for while their person is away, the way back for that person, and the
 // tab's title and a notification when it becomes this seat's turn.
 import { serverNow } from './api.js';
-import { el } from './dom.js';
+import { el } from '../../pages/assets/dom.js';
 
 const LOW_SECONDS = 10;
 

@@ -1,0 +1,10 @@
+/** The languages the pages and the API's problem texts speak. */
+export const LANGUAGES = ['en', 'fi', 'nb', 'sv'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The language of a tag ('no' and 'nn' read as bokmål, the only Norwegian here), or null. */
+export function languageOf(tag: unknown): Language | null {
+  const base = String(tag ?? '').toLowerCase().split(/[-_]/)[0];
+  if (base === 'no' || base === 'nn') return 'nb';
+  return (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
+}
