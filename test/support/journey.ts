@@ -13,6 +13,8 @@
 //
 // No jest in here: `test/journey.e2e-spec.ts` and `test/chaos/chaos.ts` both run `runJourneys`, and
 // a broken promise is an Error whose message names it. The spec asserts on the report.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
 import type { Test } from 'supertest';
@@ -582,6 +584,25 @@ export class BrokenPromises extends Error {
   }
 }
 
+interface AskedLanguage { header: string | null; lang: string }
+const ASKED_LANGUAGES: AskedLanguage[] = [
+  { header: null, lang: 'en' },
+  { header: 'fi-FI,fi;q=0.9,en;q=0.5', lang: 'fi' },
+  { header: 'nb-NO', lang: 'nb' },
+  { header: 'sv', lang: 'sv' },
+  { header: 'de-DE,de;q=0.9', lang: 'en' },
+];
+
+const titles = new Map<string, Map<string, string>>();
+/** A problem code's title in `lang`, read from the catalog the service ships (apps/api/src/pages/assets/locales). */
+function problemTitle(lang: string, code: string): string | undefined {
+  if (!titles.has(lang)) {
+    const text = readFileSync(join(__dirname, '..', '..', 'apps', 'api', 'src', 'pages', 'assets', 'locales', lang, 'problems.ftl'), 'utf8');
+    titles.set(lang, new Map([...text.matchAll(/^problem-([a-z-]+) = (.+)$/gm)].map(([, id, title]) => [id.toUpperCase().replace(/-/g, '_'), title])));
+  }
+  return titles.get(lang)!.get(code);
+}
+
 /** Messages kept per promise and match: a broken promise tends to break at every step after. */
 const MESSAGES_PER_PROMISE = 3;
 
@@ -596,11 +617,16 @@ class Journey {
   /** The journey's registered players, one per seat number, made when first needed. */
   private readonly accounts: (Account | undefined)[] = [undefined, undefined, undefined];
 
+  /** The language this journey's person asks for (Accept-Language), the same on every request so that retries compare word for word. */
+  private readonly language: AskedLanguage;
+
   constructor(
     private readonly lab: Lab,
     private readonly plan: JourneyPlan,
     private readonly counts: JourneyCounts,
-  ) {}
+  ) {
+    this.language = ASKED_LANGUAGES[plan.pickSeed % ASKED_LANGUAGES.length];
+  }
 
   private fail(promise: string, m: LiveMatch | null, detail: string): void {
     const where = m ? `match #${m.index} ${m.id}` : 'journey';
@@ -623,12 +649,24 @@ class Journey {
 
   /** Sends a request for a match (through `via`, else the next instance) and keeps what `viewer` received, with the moment it was received. */
   private async call(m: LiveMatch, viewer: Viewer, what: string, build: (http: Http) => Test, via?: Http): Promise<Answer> {
-    const res = await build(via ?? this.http());
+    const req = build(via ?? this.http());
+    const res = await (this.language.header ? req.set('Accept-Language', this.language.header) : req);
     const version = await this.lab.logLength(m.id);
+    this.checkLanguage(m, what, res);
     // The moment a body shows is its own version when it names one: a bot seat may have moved since.
     const own = res.body?.version;
     m.seen.push({ viewer, version: Number.isInteger(own) && own <= version ? own : version, what, text: res.text });
     return { status: res.status, body: res.body, text: res.text, version };
+  }
+
+  /** A refusal speaks the asked language: the catalog's title for its code, and says so in Content-Language. */
+  private checkLanguage(m: LiveMatch, what: string, res: { headers: Record<string, string>; body: any; status: number }): void {
+    if (!/application\/problem\+json/.test(res.headers['content-type'] ?? '')) return;
+    const lang = this.language.lang;
+    const title = problemTitle(lang, String(res.body?.code));
+    if (res.headers['content-language'] !== lang || res.body?.title !== title) {
+      this.fail('language', m, `${what} asked ${JSON.stringify(this.language.header)}: ${res.status} ${res.body?.code} in ${res.headers['content-language']} titled ${JSON.stringify(res.body?.title)}, not ${lang} ${JSON.stringify(title)}`);
+    }
   }
 
   private get(m: LiveMatch, viewer: Viewer, path: string, via?: Http): Promise<Answer> {
