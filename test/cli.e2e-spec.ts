@@ -89,6 +89,20 @@ describe('bismarck verify <file> (offline, no server, no database)', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/is not a bismarck-export-v1 document/);
   });
+
+  it('verifies a match cut with Unicode (sent decomposed, recorded NFC): exit 0, the deal provably fair', async () => {
+    const m = await createMatch(t.http, { options: { schedule: 'quick' } });
+    const cutter = m.seats[(m.firstDealer + 2) % 3];
+    await t.http().post(`/api/matches/${m.id}/cut`).set('Authorization', `Bearer ${cutter.token}`).send({ cut: 'Bjo\u0308rn "lykke til" 🍀' }).expect(200);
+    await playToEnd(t.http, m);
+    const doc = (await t.http().get(`/api/matches/${m.id}/export`).expect(200)).body;
+    expect(doc.events.find((e: { type: string }) => e.type === 'DeckCut').data.cut).toBe('Bj\u00F6rn "lykke til" 🍀');
+    const { code, out } = await verify(doc);
+    expect(code).toBe(0);
+    expect(out).toMatch(/provably fair deals: 1\b/);
+    const { stdout } = await run(process.execPath, [CLI, 'replay', m.id, '--url', url]);
+    expect(stdout).toContain('cuts "Bj\u00F6rn \\"lykke til\\" 🍀"');
+  }, 120_000);
 });
 
 describe('bismarck replay <matchId>', () => {

@@ -25,6 +25,12 @@ export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
   // whole-match read limit unless a test sets one (test/edge.e2e-spec.ts tests them).
   const unset = ['RATE_LIMIT_CREATES_PER_ADDRESS', 'RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS'].filter((name) => process.env[name] === undefined);
   for (const name of unset) process.env[name] = '0';
+  // A person against bots would wait 1.5 s at each bot lay-away: a short pause keeps the path in use
+  // without slowing every such test (test/bot-table-cards.e2e-spec.ts sets its own).
+  if (process.env.BOT_TABLE_CARDS_PAUSE_MS === undefined) {
+    unset.push('BOT_TABLE_CARDS_PAUSE_MS');
+    process.env.BOT_TABLE_CARDS_PAUSE_MS = '20';
+  }
   const app = await createApp({ databaseUrl: db.url, embedded: db.embedded, quiet: true, poolSize: 8 }).finally(() => {
     for (const name of unset) delete process.env[name];
   });

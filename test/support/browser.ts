@@ -31,9 +31,24 @@ export async function openPage(from: Browser | BrowserContext, width: number): P
   const errors: string[] = [];
   const urls: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  await watchPolicy(page, errors);
   page.on('request', (r) => urls.push(r.url()));
   page.on('framenavigated', (f) => urls.push(f.url()));
   return { page, errors, urls };
+}
+
+/**
+ * Counts a Content-Security-Policy violation as an error of the page: every HTML page runs under a
+ * strict policy (docs/security.md), and what it refuses (an inline style, a script) no longer works.
+ * Chromium reports each one as a `securitypolicyviolation` event and a console error.
+ */
+export async function watchPolicy(page: Page, errors: string[]): Promise<void> {
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /CSP violation|Content Security Policy/.test(m.text())) errors.push(m.text());
+  });
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} ${e.sample}`)),
+  );
 }
 
 export interface WebHandle {

@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -11,7 +14,7 @@ import { appConfig, type AppConfig } from './config/app.config';
 import { edgeConfig, type EdgeConfig } from './config/edge.config';
 import { CONTACT, LICENSE } from './docs/about';
 import { methodNotAllowed } from './edge/allowed-methods';
-import { applyEdge } from './edge/edge';
+import { applyEdge, contentPolicy } from './edge/edge';
 import { PlayersService } from './players/players.service';
 import { GracefulExpressAdapter } from './edge/http-adapter';
 import { jsonBody } from './edge/json-body';
@@ -99,5 +102,30 @@ function mountDocs(app: NestExpressApplication, adapter: GracefulExpressAdapter,
   // Swagger UI answers GET on every path under /docs (its page and files) from a mount, which names
   // no method: the method table is told here.
   adapter.routes.add('GET', '/docs{/*asset}');
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Bismarck API' }));
+  const options = { customSiteTitle: 'Bismarck API' };
+  // Swagger UI's page inlines two <style> blocks and one style attribute, and its top bar's logo
+  // renders a <style> of its own (its scripts are all files): allowed by their hashes, each exactly as
+  // generated or as the served script writes it, and nothing else inline.
+  // The files swagger-ui-express serves: swagger-ui-dist as it resolves it.
+  const dist = dirname(require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('swagger-ui-express'))] }));
+  const scripts = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].map((file) => readFileSync(join(dist, file), 'utf8'));
+  const policy = docsPolicy(swaggerUi.generateHTML(document, options), scripts);
+  app.use('/docs', (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', policy);
+    next();
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, options));
+}
+
+/**
+ * HTML_POLICY plus the hashes of the inline styles of the Swagger UI page `html`, and of the <style>
+ * elements its `scripts` render with a constant text (React's `createElement("style", null, "…")`).
+ */
+export function docsPolicy(html: string, scripts: string[] = []): string {
+  const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const rendered = scripts.flatMap((js) => [...js.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]) as string));
+  const blocks = [...new Set([...[...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]), ...rendered])].map(hash);
+  const attributes = [...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => hash(m[1]));
+  // 'unsafe-hashes' lets a hash allow a style attribute too: those listed, no other.
+  return contentPolicy({ 'style-src': [...blocks, ...(attributes.length > 0 ? ["'unsafe-hashes'", ...attributes] : [])] });
 }

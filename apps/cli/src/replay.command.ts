@@ -40,7 +40,8 @@ export async function replayCommand(matchId: string, options: { url: string; tok
         console.log(`\nDeal ${data.deal}: the server commits to deck ${data.commitment.slice(0, 16)}…`);
         break;
       case 'DeckCut':
-        console.log(`  ${who(data.seat)} cuts "${data.cut}"`);
+        // JSON quoting: a cut may hold quotes and spaces (any printable Unicode, docs/fairness.md).
+        console.log(`  ${who(data.seat)} cuts ${JSON.stringify(data.cut)}`);
         break;
       case 'DealStarted':
         console.log(`  Deal ${data.deal}: ${who(data.dealer)} deals, forehand ${who(data.forehand)}; table ${cards(data.tableCards)}${data.contract ? `; ${data.contract}${data.trump ? ` ${SUIT[data.trump]}` : ''}` : ''}`);

@@ -713,6 +713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rules of Bismarck (HTML)
+         * @description The rules as this service plays them, with the game's words in each language. The language is `lang` if it names one, else the best of `Accept-Language` (`no` and `nn` read as `nb`), else English.
+         */
+        get: operations["getRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1829,7 +1849,7 @@ export interface components {
              */
             seat: 0 | 1 | 2;
             /**
-             * @description The cut: 1 to 64 visible ASCII characters.
+             * @description The cut in its NFC form, as mixed into the shuffle: 1 to 64 printable characters (docs/fairness.md).
              * @example k7Qz-42
              */
             cut: string;
@@ -2386,8 +2406,8 @@ export interface components {
         };
         CutDto: {
             /**
-             * @description The cutter's contribution to the next deck: any 1 to 64 visible ASCII characters (docs/fairness.md).
-             * @example k7Qz-42
+             * @description The cutter's contribution to the next deck: 1 to 64 printable characters (letters, marks, numbers, punctuation, symbols and spaces, not only spaces; no control, invisible format or separator character), counted after NFC normalisation. Recorded (`DeckCut.cut`) and mixed into the shuffle in its NFC form, as UTF-8 (docs/fairness.md).
+             * @example lykke til
              */
             cut: string;
         };
@@ -6913,6 +6933,47 @@ export interface operations {
                 /** @description The match id. */
                 id: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the answer would be the one whose `ETag` the request names in `If-None-Match`. No body. */
+            304: {
+                headers: {
+                    /** @description The same tag as before. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details; `code` is `VALIDATION_FAILED`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    getRules: {
+        parameters: {
+            query?: {
+                /** @description en, fi, nb or sv; any other value is ignored. */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

@@ -7,15 +7,39 @@ import { refuse } from './errors';
 import { endsTheDeal, evolve, type MatchState, type StartedMatch } from './state';
 import type { BismarckEvent, Cut, DealerFacts, Seat } from './types';
 
-/** A cut is 1 to 64 visible ASCII characters: safe in logs, URLs and terminals. */
-export const CUT_PATTERN = /^[\x21-\x7e]{1,64}$/;
+/** The rule of a cut in plain words, as a refusal states it ("a cut is …", "cut must be …"). */
+export const CUT_RULE =
+  '1 to 64 printable characters (letters, marks, numbers, punctuation, symbols and spaces, not only spaces; ' +
+  'no control, invisible format or separator character), counted after NFC normalisation';
+
+/**
+ * What a cut may hold: any printable character and the ordinary space. Everything else (controls, the
+ * invisible format characters such as bidi overrides and zero-width ones, line and paragraph separators,
+ * other spaces, private-use, unassigned code points and lone surrogates) could make two cuts look alike
+ * on a screen or hide text in a log. The `u` flag makes {1,64} count code points, not UTF-16 units.
+ */
+const CUT_CHARACTERS = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]{1,64}$/u;
+
+/**
+ * The cut as it is recorded and mixed into the shuffle: its NFC form, or null when it breaks the rule.
+ * Normalised first, so "Bjørn" typed with a combining mark and "Bjørn" precomposed are one cut, one
+ * deck, and the audit recomputes from the recorded bytes. An ASCII string is its own NFC form: every
+ * cut recorded under the earlier ASCII-only rule is unchanged.
+ */
+export const normalCut = (cut: unknown): string | null => {
+  if (typeof cut !== 'string') return null;
+  // NFC leaves a lone surrogate as it is, and the pattern refuses it (it is no letter, mark, …).
+  const normal = cut.normalize('NFC');
+  return CUT_CHARACTERS.test(normal) && /[^ ]/.test(normal) ? normal : null;
+};
 
 /** The seat that cuts: the one on the dealer's right. */
 export const cutterOf = (dealer: Seat): Seat => ((dealer + 2) % 3) as Seat;
 
 /**
  * The key the deck is shuffled with: the seed itself when nobody cut, else
- * HMAC-SHA256(key = seed, message = "cut:" + cut) as lowercase hex.
+ * HMAC-SHA256(key = seed, message = "cut:" + cut) as lowercase hex, both as UTF-8 bytes (the cut in
+ * its recorded, NFC form).
  */
 export const deckKey = (seed: string, cut: string | null): string =>
   cut === null ? seed : createHmac('sha256', seed).update(`cut:${cut}`).digest('hex');
@@ -26,10 +50,9 @@ export const cut = (command: Cut, state: StartedMatch): BismarckEvent[] => {
   const cutter = cutterOf(state.dealer);
   if (command.seat !== cutter) return refuse('NOT_YOUR_TURN', `seat ${cutter}, on the dealer's right, cuts`);
   if (state.cut !== null) return refuse('WRONG_PHASE', 'the deck has been cut already');
-  if (typeof command.cut !== 'string' || !CUT_PATTERN.test(command.cut)) {
-    return refuse('VALIDATION_FAILED', 'a cut is 1 to 64 visible ASCII characters');
-  }
-  return [{ type: 'DeckCut', data: { deal: state.upcomingDeal, seat: cutter, cut: command.cut } }];
+  const normal = normalCut(command.cut);
+  if (normal === null) return refuse('VALIDATION_FAILED', `a cut is ${CUT_RULE}`);
+  return [{ type: 'DeckCut', data: { deal: state.upcomingDeal, seat: cutter, cut: normal } }];
 };
 
 const LEADS_TO_A_DEAL = new Set<BismarckEvent['type']>(['MatchCreated', 'SeatJoined', 'DealScored', 'DealVoided']);

@@ -12,5 +12,5 @@ export { recordedMove } from './recorded';
 export { legalActions, legalPlays, trickWinner, playableSuits, voidsShown, beats } from './legal';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
-export { deckKey, cutterOf, CUT_PATTERN, dealToReveal } from './fairness';
+export { deckKey, cutterOf, CUT_RULE, normalCut, dealToReveal } from './fairness';
 export { randomCommand, playRandomMatch, mulberry32, type RandomPlay, type PlayedMatch } from './simulate';

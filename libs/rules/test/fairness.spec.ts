@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { type BismarckEvent, type Command, type MatchState, dealToReveal, decide, deckKey, fold, legalActions, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
+import { type BismarckEvent, type Command, type MatchState, dealToReveal, decide, deckKey, fold, legalActions, normalCut, publicView, redactEvent, sha256Hex, shuffleDeck } from '../src';
 import { mulberry32, playRandomMatch, randomCommand } from '../src/simulate';
 import { create, given, history } from './given';
 import { playUntil } from './play-until';
@@ -21,10 +21,68 @@ describe('the cut (seat on the dealer\'s right) before a deal', () => {
     ['the dealer cuts', { seat: 0, cut: 'x' }, 'NOT_YOUR_TURN'],
     ['forehand cuts', { seat: 1, cut: 'x' }, 'NOT_YOUR_TURN'],
     ['an empty cut', { seat: 2, cut: '' }, 'VALIDATION_FAILED'],
-    ['a cut with spaces', { seat: 2, cut: 'a b' }, 'VALIDATION_FAILED'],
     ['a cut of 65 characters', { seat: 2, cut: 'x'.repeat(65) }, 'VALIDATION_FAILED'],
+    ['a cut of 65 letters beyond ASCII', { seat: 2, cut: 'ø'.repeat(65) }, 'VALIDATION_FAILED'],
+    ['a cut of only spaces', { seat: 2, cut: '   ' }, 'VALIDATION_FAILED'],
+    ['a control character', { seat: 2, cut: 'a\u0007b' }, 'VALIDATION_FAILED'],
+    ['a tab', { seat: 2, cut: 'a\tb' }, 'VALIDATION_FAILED'],
+    ['a newline', { seat: 2, cut: 'a\nb' }, 'VALIDATION_FAILED'],
+    ['a bidi override (U+202E)', { seat: 2, cut: 'abc\u202Edef' }, 'VALIDATION_FAILED'],
+    ['a zero-width space (U+200B)', { seat: 2, cut: 'a\u200Bb' }, 'VALIDATION_FAILED'],
+    ['a zero-width joiner (U+200D)', { seat: 2, cut: 'a\u200Db' }, 'VALIDATION_FAILED'],
+    ['a lone surrogate', { seat: 2, cut: 'a\uD800b' }, 'VALIDATION_FAILED'],
+    ['a line separator (U+2028)', { seat: 2, cut: 'a\u2028b' }, 'VALIDATION_FAILED'],
+    ['a no-break space (U+00A0)', { seat: 2, cut: 'a\u00A0b' }, 'VALIDATION_FAILED'],
+    ['a private-use character', { seat: 2, cut: 'a\uE000' }, 'VALIDATION_FAILED'],
+    ['an unassigned code point', { seat: 2, cut: 'a\u{E0080}' }, 'VALIDATION_FAILED'],
+    ['a number', { seat: 2, cut: 42 as unknown as string }, 'VALIDATION_FAILED'],
   ] as const)('refuses %s (%s)', (_name, cmd, code) => {
     given(start()).when({ type: 'cut', ...cmd }).thenThrows(code);
+  });
+
+  it('states the rule in plain words when it refuses', () => {
+    expect(() => decide({ type: 'cut', seat: 2, cut: 'a\u202Eb' }, fold(start()))).toThrow(/1 to 64 printable characters/);
+  });
+
+  it.each([
+    ['letters beyond ASCII', 'Bjørn'],
+    ['spaces inside', 'lykke til'],
+    ['spaces around', ' lykke til '],
+    ['an emoji', '🃏 lykke til 🍀'],
+        ['other scripts', 'Ελλάδα 日本 עברית'],
+    ['64 characters beyond the BMP', '🂡'.repeat(64)],
+    ['every visible ASCII character', '!"#$%&\'()*+,-./0123456789:;<=>?@AZ[\\]^_`az{|}~'],
+  ])('accepts %s, recorded as typed when it is NFC already', (_name, cut) => {
+    given(start()).when({ type: 'cut', seat: 2, cut }).then([{ type: 'DeckCut', data: { deal: 1, seat: 2, cut } }]);
+  });
+
+  it('records a decomposed cut in its NFC form, which gives the same deck as the composed one', () => {
+    const decomposed = 'Bjo\u0308rn ha\u030Aper';
+    const composed = 'Bj\u00F6rn h\u00E5per';
+    expect(decomposed).not.toBe(composed);
+    given(start()).when({ type: 'cut', seat: 2, cut: decomposed }).then([{ type: 'DeckCut', data: { deal: 1, seat: 2, cut: composed } }]);
+    const recorded = decide({ type: 'cut', seat: 2, cut: decomposed }, fold(start()))[0] as Extract<BismarckEvent, { type: 'DeckCut' }>;
+    expect(shuffleDeck(deckKey('server-seed', recorded.data.cut), 2)).toEqual(shuffleDeck(deckKey('server-seed', composed), 2));
+  });
+
+  it('counts characters after normalisation: 65 decomposed letters that compose to 64 are a cut', () => {
+    const cut = 'o\u0308'.repeat(32) + 'a'.repeat(32);
+    given(start()).when({ type: 'cut', seat: 2, cut }).then([{ type: 'DeckCut', data: { deal: 1, seat: 2, cut: 'ö'.repeat(32) + 'a'.repeat(32) } }]);
+  });
+
+  it('an ASCII cut, the only kind before, is unchanged: recorded as sent, the same key as ever', () => {
+    expect(normalCut('k7Qz-42')).toBe('k7Qz-42');
+    expect(deckKey('seed', 'k7Qz-42')).toBe('6ccc1458237a00088a7e1bdad20f85f60e8520f95d8ff677b7a0ee6882e19c00');
+  });
+
+  it('replaying a recorded cut decides the same event (the audit\'s rules check)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }), (typed) => {
+        const normal = normalCut(typed);
+        fc.pre(normal !== null);
+        expect(normalCut(normal)).toBe(normal);
+      }),
+    );
   });
 
   it('refuses a second cut of the same deal (WRONG_PHASE)', () => {
@@ -62,6 +120,12 @@ describe('deckKey', () => {
   it('is HMAC-SHA256(seed, "cut:" + cut) in hex with a cut', () => {
     expect(deckKey('seed', 'abc')).toBe(createHmac('sha256', 'seed').update('cut:abc').digest('hex'));
     expect(deckKey('seed', 'abc')).not.toBe(deckKey('seed', 'abd'));
+  });
+  it('hashes a cut beyond ASCII as its UTF-8 bytes (what docs/fairness.md tells a verifier to do)', () => {
+    const utf8 = Buffer.from('cut:Bj\u00F8rn \u{1F340}', 'utf8');
+    expect(utf8.length).toBe('cut:Bjrn '.length + 2 + 4);
+    expect(deckKey('seed', 'Bj\u00F8rn \u{1F340}')).toBe(createHmac('sha256', 'seed').update(utf8).digest('hex'));
+    expect(deckKey('seed', 'Bj\u00F8rn \u{1F340}')).toBe('6d4679acb46a28e57d2a6814ba502e65f4e0e3804475fd5f9a74b4a2a0452d3c');
   });
 });
 

@@ -58,6 +58,15 @@ export function botToAct(state: MatchState): Seat | null {
   return acting;
 }
 
+/**
+ * True when the seat to act is a bot about to take the table cards (its discard) in a match where a
+ * person sits: the one move that hides cards a person would otherwise never see face up.
+ */
+export function takesTableCardsBeforeAPerson(state: MatchState, acting: ServiceSeat | null): boolean {
+  if (acting === null || acting.strategy === null || !hasBots(state)) return false;
+  return state.bots.some((bot) => bot === null) && legalActions(state, acting.seat)?.action === 'discard';
+}
+
 /** The seat command a bot's action stands for. */
 const seatCommand = (action: BotAction): SeatCommand => {
   switch (action.route) {
@@ -102,6 +111,12 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private read = 0;
   private readonly stopping = new AbortController();
   private readonly known = new KnownMatches(KNOWN_MATCHES);
+  /**
+   * Matches whose bot is to take the table cards before a person, by the version that made it due:
+   * not before `until`. In memory only: after a restart, or on an instance that did not see the move,
+   * the cards have been on the table at least as long as the sweep's wait, and the bot just acts.
+   */
+  private readonly tableCardsPause = new Map<string, { version: number; until: number }>();
 
   constructor(
     private readonly store: EventStore,
@@ -115,13 +130,19 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.unhook = this.writer.onCommitted(({ matchId, from, events, folded }) => {
       if (!playedHere(folded.state)) return;
       this.known.written(matchId, from, events, folded);
-      if (serviceSeatToAct(folded.state) !== null) this.wake(matchId);
+      const acting = serviceSeatToAct(folded.state);
+      if (acting === null) return;
+      if (this.config.botTableCardsPauseMs > 0 && takesTableCardsBeforeAPerson(folded.state, acting)) {
+        this.tableCardsPause.set(matchId, { version: folded.version, until: Date.now() + this.config.botTableCardsPauseMs });
+      }
+      this.wake(matchId);
     });
     // Resume what a previous process left waiting (not awaited: start-up does not wait for bots).
     void this.sweep(0).catch((err: unknown) => this.logger.warn(`bot resume: ${String(err)}`));
     if (this.config.botSweepMs > 0) {
       this.timer = setInterval(
-        () => void this.sweep(this.config.botDelayMs + STUCK_MS).catch((err: unknown) => this.logger.warn(`bot sweep: ${String(err)}`)),
+        // A turn within its pause is not stuck: another instance's sweep must not cut the pause short.
+        () => void this.sweep(this.config.botDelayMs + this.config.botTableCardsPauseMs + STUCK_MS).catch((err: unknown) => this.logger.warn(`bot sweep: ${String(err)}`)),
         this.config.botSweepMs,
       );
       this.timer.unref();
@@ -180,6 +201,15 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return this.running.size > 0;
   }
 
+  /** What is left of the table cards' pause at this version (0: none owed), forgotten once asked. */
+  private tableCardsPauseLeft(matchId: string, version: number): number {
+    const pause = this.tableCardsPause.get(matchId);
+    // One made at a later version than this (stale) fold is kept for the look at that version.
+    if (pause === undefined || pause.version > version) return 0;
+    this.tableCardsPause.delete(matchId);
+    return pause.version === version ? Math.max(0, pause.until - Date.now()) : 0;
+  }
+
   private async knownNow(matchId: string): Promise<KnownMatch> {
     const before = this.known.get(matchId);
     // Trusted only to start a move: a stale fold that says no bot may act would leave a bot waiting.
@@ -217,7 +247,10 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       const standIn = acting.strategy === null;
       const strategy = (acting.strategy ?? this.config.standInBot) as StrategyName;
       // A stand-in plays for a person who let the time run out: it does not wait any longer.
-      if (this.config.botDelayMs > 0 && !standIn) await sleep(this.config.botDelayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      const waitMs = standIn ? 0 : Math.max(this.config.botDelayMs, this.tableCardsPauseLeft(matchId, version));
+      // A timer in this match's loop, before the decision is queued: no worker thread nor any other
+      // match waits for it, and the fair queue sees the decision only once the pause is over.
+      if (waitMs > 0) await sleep(waitMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       if (this.stopped) return;
       // What the seat may see, and nothing more: its view and the log redacted for it.
       const task = { strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) };

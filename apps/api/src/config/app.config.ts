@@ -23,6 +23,11 @@ export interface AppConfig {
   botNice: number;
   /** A pause before each bot move (0: at once), for people who like to watch. */
   botDelayMs: number;
+  /**
+   * A pause before a bot takes the four table cards (its discard) in a match a person sits in, so the
+   * person sees them; 0: none. Counted from the move that made the discard due.
+   */
+  botTableCardsPauseMs: number;
   /** How often this process looks for bot turns nobody took (a wake-up lost to a crash or an outage); 0: only at start-up. */
   botSweepMs: number;
   /** How often this process looks for turn clocks that ran out (on any instance's matches). */
@@ -68,6 +73,7 @@ export const appConfig = registerAs('app', (): AppConfig => {
     // Bots think with the CPU the requests leave: a person's command never waits for a core behind them.
     botNice: envInteger('BOT_NICE', 10, 0, 19),
     botDelayMs: envInteger('BOT_DELAY_MS', 0, 0, 60_000),
+    botTableCardsPauseMs: envInteger('BOT_TABLE_CARDS_PAUSE_MS', 1_500, 0, 60_000),
     botSweepMs: envInteger('BOT_SWEEP_MS', 10_000, 0, 86_400_000),
     // Short: a stand-in's move is due within a second of the deadline, on whichever instance sweeps first.
     clockSweepMs: envInteger('CLOCK_SWEEP_MS', 250, 50, 60_000),

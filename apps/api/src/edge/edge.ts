@@ -14,9 +14,10 @@ import { rateLimiter, type RateLimitOptions } from './rate-limit';
 export function applyEdge(app: NestExpressApplication, config: EdgeConfig, playerOf: RateLimitOptions['playerOf']): void {
   trustProxy(app, config.trustProxy);
   const cors = config.corsOrigins;
-  // JSON answers need no content policy of their own; /docs (Swagger UI) and HTML pages keep theirs.
+  // Helmet's own policy is off: /api gets the narrowest one below, every HTML page HTML_POLICY.
   app.use(precomputed(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: cors ? 'cross-origin' : 'same-origin' } })));
   app.use('/api', precomputed(helmet.contentSecurityPolicy({ useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } })));
+  app.use(htmlPolicy(HTML_POLICY));
   if (cors) {
     app.enableCors({
       origin: cors.includes('*') ? '*' : cors,
@@ -46,6 +47,65 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig, playe
   server.requestTimeout = config.requestTimeoutMs;
   server.connectionsCheckingInterval = Math.min(1_000, server.headersTimeout);
   answerClientErrors(server);
+}
+
+/**
+ * The policy of every HTML page the service serves (/play, a table, the viewer, /docs, and any page
+ * added later): scripts, styles, fonts and requests from this origin only, no inline script or style,
+ * no plugin, no <base>, no framing. The pages style elements through the CSSOM (`element.style.x =`),
+ * which the policy does not govern; an inline `<style>`, a `style="…"` attribute or an `onclick="…"`
+ * would be refused. `data:` images are the cards' and Swagger UI's inline SVG icons.
+ */
+export const HTML_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'font-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/** The policy's header value, with sources added to some directives (a page's hashes). */
+export function contentPolicy(extra: Record<string, readonly string[]> = {}): string {
+  const names = [...new Set([...Object.keys(HTML_DIRECTIVES), ...Object.keys(extra)])];
+  return names.map((name) => [name, ...(HTML_DIRECTIVES[name] ?? []), ...(extra[name] ?? [])].join(' ')).join('; ');
+}
+
+export const HTML_POLICY = contentPolicy();
+
+const CSP = 'Content-Security-Policy';
+
+/**
+ * Sets `policy` on every answer that turns out to be HTML and carries no policy yet (a route may set
+ * its own, as /docs does): decided when the headers go out, by the answer's Content-Type, so a page
+ * added anywhere, by any means (a controller, a static file, an error page), is covered without a
+ * list of paths. Answers with a policy already (/api's) are passed by at once, at no cost.
+ */
+export function htmlPolicy(policy: string): RequestHandler {
+  return (_req, res, next) => {
+    if (res.hasHeader(CSP)) return next();
+    const writeHead = res.writeHead;
+    // res.end() and res.flushHeaders() go through writeHead too (Node's implicit header).
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      if (!this.hasHeader(CSP) && isHtml(this.getHeader('content-type') ?? headerIn(args, 'content-type'))) this.setHeader(CSP, policy);
+      return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+    } as Response['writeHead'];
+    next();
+  };
+}
+
+const isHtml = (type: unknown): boolean => typeof type === 'string' && /^\s*text\/html\b/i.test(type);
+
+/** A header given to writeHead itself (`res.writeHead(200, { 'Content-Type': … })`), not set before. */
+function headerIn(args: unknown[], name: string): unknown {
+  const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null);
+  if (!headers || Array.isArray(headers)) return undefined;
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : (headers as Record<string, unknown>)[key];
 }
 
 /**

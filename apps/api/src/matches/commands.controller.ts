@@ -5,6 +5,7 @@ import { NoBodyGuard } from '../problem/no-body.guard';
 import { invalidParameter, ProblemException } from '../problem/problem';
 import { ApiCommand } from './api-docs';
 import { ChooseContractDto, CutDto, DiscardDto, PlayCardDto, SeatPathDto } from './dto/commands.dto';
+import { CUT_WORDS } from './dto/fields';
 import { CommandResultDto } from './dto/responses.dto';
 import { MatchCommands, type CommandOptions, type CommandResult } from './match-commands.service';
 import { CurrentSeat, SeatGuard, SeatRequired } from '../seats/seat.guard';
@@ -26,10 +27,10 @@ export class CommandsController {
       'Mixes the cutter\'s string into the shuffle of the next deal, after the server has committed to its seed ' +
       '(DeckCommitted): neither the server nor the cutter alone can choose the deck. See docs/fairness.md.',
   })
-  @ApiBody({ type: CutDto, examples: { cut: { value: { cut: 'k7Qz-42' } } } })
+  @ApiBody({ type: CutDto, examples: { cut: { value: { cut: 'k7Qz-42' } }, unicode: { value: { cut: 'Bjørn 🍀' } } } })
   @ApiOkResponse({ type: CommandResultDto })
   @ApiCommand(
-    ['VALIDATION_FAILED', 'cut must be 1 to 64 visible ASCII characters'],
+    ['VALIDATION_FAILED', `cut must be ${CUT_WORDS}`],
     ['NOT_YOUR_TURN', "seat 2, on the dealer's right, cuts"],
     ['WRONG_PHASE', 'the deck has been cut already'],
   )

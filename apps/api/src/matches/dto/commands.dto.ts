@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { CUT_PATTERN } from '@bismarck/rules';
-import { card, CARD_REGEX, cards, seat, SUITS } from './fields';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { normalCut } from '@bismarck/rules';
+import { card, CARD_REGEX, cards, CUT_SCHEMA, CUT_WORDS, seat, SUITS } from './fields';
 
 /** The match and the seat a seat route names in its path (`/api/matches/{id}/seats/{seat}/…`). */
 export class SeatPathDto {
@@ -48,11 +48,14 @@ export class PlayCardDto {
 
 export class CutDto {
   @ApiProperty({
-    example: 'k7Qz-42',
-    pattern: CUT_PATTERN.source,
-    description: "The cutter's contribution to the next deck: any 1 to 64 visible ASCII characters (docs/fairness.md).",
+    ...CUT_SCHEMA,
+    example: 'lykke til',
+    description:
+      `The cutter's contribution to the next deck: ${CUT_WORDS}. ` +
+      'Recorded (`DeckCut.cut`) and mixed into the shuffle in its NFC form, as UTF-8 (docs/fairness.md).',
   })
   @IsString()
-  @Matches(CUT_PATTERN, { message: 'cut must be 1 to 64 visible ASCII characters' })
+  // The rules' own test, so the answer here and the rules' refusal never disagree.
+  @ValidateBy({ name: 'isCut', validator: { validate: (value: unknown) => normalCut(value) !== null, defaultMessage: () => `cut must be ${CUT_WORDS}` } })
   readonly cut!: string;
 }

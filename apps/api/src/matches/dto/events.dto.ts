@@ -80,7 +80,7 @@ export class DeckCommittedDataDto {
 export class DeckCutDataDto {
   @ApiProperty(DEAL) readonly deal!: number;
   @ApiProperty(seat("The seat that cut (on the dealer's right).")) readonly seat!: number;
-  @ApiProperty({ example: 'k7Qz-42', description: 'The cut: 1 to 64 visible ASCII characters.' }) readonly cut!: string;
+  @ApiProperty({ example: 'k7Qz-42', description: 'The cut in its NFC form, as mixed into the shuffle: 1 to 64 printable characters (docs/fairness.md).' }) readonly cut!: string;
 }
 
 @ApiSchema({ description: "Where a fork's deck comes from: the original match's `DealStarted` of the same deal and attempt." })

@@ -1,4 +1,5 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
+import { CUT_RULE } from '@bismarck/rules';
 
 // Schema pieces the DTOs share, written out as plain OpenAPI so the document says exactly this
 // (integers are `integer`, every card array says what a card is).
@@ -38,6 +39,22 @@ function textRule(maxLength: number, pattern: string): TextRule {
 
 /** A player's name: 1 to 40 characters, not only spaces; no control, invisible format or separator character. */
 export const PLAYER_NAME = textRule(40, `^[^${CONTROL}${INVISIBLE}]*[^\\s${CONTROL}${INVISIBLE}][^${CONTROL}${INVISIBLE}]*$`);
+
+/** The rule of a cut (libs/rules `normalCut`), as the answers and the document word it. */
+export const CUT_WORDS = CUT_RULE;
+
+/**
+ * The cut in the document: no control nor invisible character of the Basic Multilingual Plane, not only
+ * spaces. The service checks more than a portable pattern can say (Unicode's categories: no other space,
+ * no private-use nor unassigned character; the length after NFC), so this lets through a few cuts it
+ * refuses; it never refuses one the service accepts of at most 64 code points as sent.
+ */
+export const CUT_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: `^[^${CONTROL}${INVISIBLE}]*[^ ${CONTROL}${INVISIBLE}][^${CONTROL}${INVISIBLE}]*$`,
+} as const;
 
 /** A seed: 1 to 128 characters with no control character (logs and terminals show it). */
 export const SEED_TEXT = textRule(128, `^[^${CONTROL}]+$`);
