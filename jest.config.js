@@ -1,4 +1,4 @@
-// Jest runs TypeScript and the ESM-only packages (NestJS 12, jose 6) through SWC, compiled to CommonJS.
+// Jest runs TypeScript and the ESM-only packages (NestJS 12, jose 6, marked) through SWC, compiled to CommonJS.
 /** @type {import('jest').Config} */
 const swc = [
   '@swc/jest',
@@ -14,7 +14,7 @@ const swc = [
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|marked)/)'],
   moduleNameMapper: {
     '^@bismarck/(rules|solver|bots|notation|event-store|database|projections|client|audit|players|ratings)$': '<rootDir>/libs/$1/src/index.ts',
     '^@bismarck/api$': '<rootDir>/apps/api/src/index.ts',

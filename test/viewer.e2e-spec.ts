@@ -124,7 +124,7 @@ describe('the replay viewer in a real browser', () => {
     const totals = await page.$$eval('[data-total]', (cells) => cells.map((c) => Number(c.textContent)));
     expect(totals).toEqual(api.totals);
     expect(await page.textContent('#info')).toMatch(/Finished/);
-    expect(await page.textContent('#audit')).toMatch(/^audit ok · provably fair deals 0\/3$/);
+    expect(await page.textContent('#audit')).toMatch(/^audit passed · provably fair deals 0\/3$/);
     expect(await page.getAttribute('#step', 'data-version')).toBe(String(latest));
     // Finished: every deal is scored, so nothing is secret and every hand is drawn face up (no card backs).
     await page.keyboard.press('Home');
@@ -148,10 +148,10 @@ describe('the replay viewer in a real browser', () => {
     const fork = (await t.http().post(`/api/matches/${m.id}/fork?version=0`).send({}).expect(201)).body;
     await page.goto(`${base}/viewer/${fork.id}`);
     await page.waitForSelector('body[data-ready="true"]');
-    expect(await page.textContent('#forked-from')).toBe(`a fork of ${m.id.slice(0, 8)}… at version 0`);
+    expect(await page.textContent('#forked-from')).toBe(`a fork of ${m.id.slice(0, 8)}… at step 0`);
     await Promise.all([page.waitForURL(`${base}/viewer/${m.id}`), page.click('#forked-from')]);
     await page.waitForSelector('body[data-ready="true"]');
-    expect(await page.textContent('#audit')).toMatch(/^audit ok/);
+    expect(await page.textContent('#audit')).toMatch(/^audit passed/);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
@@ -175,7 +175,7 @@ describe('the replay viewer in a real browser', () => {
     const forkId = (await page.getAttribute('#forkResult', 'data-fork'))!;
     const fork = (await t.http().get(`/api/matches/${forkId}`).expect(200)).body;
     expect(fork.forkedFrom).toEqual({ matchId: m.id, version: refused.nearestForkable.before });
-    expect(await page.textContent('#forkResult')).toContain(`from event ${refused.nearestForkable.before}`);
+    expect(await page.textContent('#forkResult')).toContain(`from step ${refused.nearestForkable.before}`);
     const seats = await page.$$eval('#forkResult a.fork-seat', (as) => as.map((a) => a.textContent));
     expect(seats).toEqual(m.seats.map((s) => `play ${s.name}'s seat`));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
@@ -322,8 +322,8 @@ describe('the replay viewer in a real browser', () => {
     }, version);
     await page.waitForSelector('#par');
     const par = await page.textContent('#par');
-    if (analysis.par.tricks.every((x: number | null) => x === null)) expect(par).toBe('Deal 1 par, every card face up, each seat against the other two: not found within the analysis budget (from the first lead there are too many positions)');
-    else expect(par).toContain(`${analysis.par.tricks[0] ?? 'not found'}`);
+    if (analysis.par.tricks.every((x: number | null) => x === null)) expect(par).toBe('What each player could have made from the first lead: the computer could not finish searching this position within its budget, so there is no verdict.');
+    else expect(par).toContain(`${analysis.par.tricks[0] ?? 'no verdict'}`);
     expect(par).not.toContain('?');
     expect(await page.$$eval('#costly .card.costly', (c) => c.map((x) => x.getAttribute('data-card')))).toEqual(costly.map((c: any) => c.card));
     // The card just played, if costly, is marked on the table too.
@@ -347,7 +347,7 @@ describe('the replay viewer in a real browser', () => {
     expect(await page.$$eval('.seat h2', (hs) => hs.map((h) => h.firstChild!.textContent))).toEqual(['Bo (seat 1)', 'Bo (seat 0)', 'Cecilia']);
     expect(await page.$$eval('#scorecard thead th', (ths) => ths.slice(3).map((th) => th.textContent))).toEqual(['Bo (seat 0)', 'Bo (seat 1)', 'Cecilia']);
     const { view } = (await t.http().get(`/api/matches/${m.id}/replay?version=${await page.getAttribute('#step', 'data-version')}`).expect(200)).body;
-    if (view.turn === 0 || view.turn === 1) expect(await page.textContent('#info')).toContain(`to act: Bo (seat ${view.turn})`);
+    if (view.turn === 0 || view.turn === 1) expect(await page.textContent('#info')).toContain(`turn: Bo (seat ${view.turn})`);
     // No word of a heading, of a deal number or of the totals' label is broken over two lines.
     expect(await brokenWords(page, '#scorecard thead th, #scorecard tbody td:first-child, #scorecard tfoot td:first-child')).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
@@ -383,7 +383,7 @@ describe('the replay viewer in a real browser', () => {
         const label = await page.textContent('#scorecard tfoot td');
         if (version < events.length) {
           expect(expected).not.toEqual(final.totals); // the seeded match makes the check bite: no spoiler
-          expect(label).toBe(`totals at event ${version}`);
+          expect(label).toBe(`totals at step ${version}`);
         } else expect(label).toBe('final');
       }
       await page.close();
@@ -403,7 +403,7 @@ describe('the replay viewer in a real browser', () => {
           const { view } = (await t.http().get(`/api/matches/${m.id}/replay?version=${version}`).expect(200)).body;
           const last = view.lastTrick;
           const symbol = (code: string) => `${code[0] === 'T' ? '10' : code[0]}${{ S: '♠', H: '♥', D: '♦', C: '♣' }[code[1]]}`;
-          expect(await page.textContent('#lastTrick')).toBe(`last trick to ${view.seats[last.winner].name}: ${last.cards.map((p: any) => symbol(p.card)).join(' ')}`);
+          expect(await page.textContent('#lastTrick')).toBe(`${view.seats[last.winner].name} took the last trick: ${last.cards.map((p: any) => symbol(p.card)).join(' ')}`);
           const colours = await page.$$eval('#lastTrick .played', (ps) => ps.map((p) => [p.getAttribute('data-card')!, getComputedStyle(p).color]));
           for (const [code, colour] of colours) expect({ code, colour }).toEqual({ code, colour: /[HD]$/.test(code) ? 'rgb(192, 38, 45)' : 'rgb(27, 27, 27)' });
           sawRed ||= colours.some(([code]) => /[HD]$/.test(code));

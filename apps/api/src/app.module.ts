@@ -23,6 +23,7 @@ import { PlayersModule } from './players/players.module';
 import { RatingsModule } from './ratings/ratings.module';
 import { RematchModule } from './rematch/rematch.module';
 import { ReplayModule } from './replay/replay.module';
+import { RulesPageModule } from './rules-page/rules-page.module';
 import { ViewerModule } from './viewer/viewer.module';
 import { PagesModule } from './pages/pages.module';
 
@@ -64,6 +65,7 @@ export class AppModule {
         ViewerModule,
         PagesModule,
         PlayModule,
+        RulesPageModule,
         DocsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],

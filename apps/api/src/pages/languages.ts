@@ -1,3 +1,5 @@
+import type { Request } from 'express';
+
 /** The languages the pages and the API's problem texts speak. */
 export const LANGUAGES = ['en', 'fi', 'nb', 'sv'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -7,4 +9,11 @@ export function languageOf(tag: unknown): Language | null {
   const base = String(tag ?? '').toLowerCase().split(/[-_]/)[0];
   if (base === 'no' || base === 'nn') return 'nb';
   return (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
+}
+
+const ASKED = [...LANGUAGES, 'no', 'nn'];
+
+/** The language a request asks for: `chosen` (a page's ?lang=) if it names one, else Accept-Language's best, else English. */
+export function askedLanguage(req: Request, chosen?: unknown): Language {
+  return languageOf(chosen) ?? (req.headers?.['accept-language'] ? languageOf(req.acceptsLanguages(ASKED)) : null) ?? 'en';
 }

@@ -2,12 +2,10 @@ import { FluentBundle, FluentResource } from '@fluent/bundle';
 import type { Request } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LANGUAGES, languageOf, type Language } from '../pages/languages';
-import type { ProblemBody } from './problem';
+import { askedLanguage, LANGUAGES, type Language } from '../pages/languages';
 
 // The same catalogs the pages load (apps/api/src/pages/assets/locales/<lang>/problems.ftl).
 const LOCALES = join(__dirname, '..', 'pages', 'assets', 'locales');
-const ASKED = [...LANGUAGES, 'no', 'nn'];
 
 const bundles = new Map<Language, FluentBundle>(LANGUAGES.map((lang) => {
   const bundle = new FluentBundle(lang, { useIsolating: false });
@@ -19,17 +17,13 @@ const bundles = new Map<Language, FluentBundle>(LANGUAGES.map((lang) => {
 export const problemMessageId = (code: string): string => `problem-${code.toLowerCase().replace(/_/g, '-')}`;
 
 /** The language a caller asks for in Accept-Language, among the service's (English when none fits). */
-export function problemLanguage(req: Request): Language {
-  const header = req.headers?.['accept-language'];
-  if (!header) return 'en';
-  return languageOf(req.acceptsLanguages(ASKED)) ?? 'en';
-}
+export const problemLanguage = (req: Request): Language => askedLanguage(req);
 
 /**
  * The problem in `lang`: its title always, its detail where the catalog has the sentence a player
  * meets at a table. English bodies leave as the service wrote them (their details are more precise).
  */
-export function localizeProblem(body: ProblemBody, lang: Language): ProblemBody {
+export function localizeProblem<P extends { code: string; title: string; detail: string }>(body: P, lang: Language): P {
   if (lang === 'en') return body;
   const bundle = bundles.get(lang)!;
   const message = bundle.getMessage(problemMessageId(body.code));

@@ -1,15 +1,21 @@
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiMatchId } from '../matches/api-docs';
 import { StaticAssets } from '../pages/static-assets';
+
+// The page's files: the HTML, its style sheet and its ES modules (a script per part of the page), as
+// the build copied them: every .js and .css of the folder, listed once at start-up.
+const ASSETS = join(__dirname, 'assets');
+const FILES = readdirSync(ASSETS).filter((name) => /^[a-z-]+\.(js|css|html)$/.test(name));
 
 /** The replay viewer: a small static page that reads the public API like any other client. */
 @ApiTags('replay and audit')
 @Controller('viewer')
 export class ViewerController {
-  private readonly assets = new StaticAssets(join(__dirname, 'assets'), ['viewer.html', 'viewer.js', 'viewer.css'], 'viewer.html');
+  private readonly assets = new StaticAssets(ASSETS, FILES, 'viewer.html');
 
   @Get('assets/:file')
   @ApiExcludeEndpoint()

@@ -16,12 +16,12 @@ export const el = (tag, attrs = {}, ...children) => {
   return node;
 };
 
-/** A read-only field holding `value` and a button that copies it (the field is selected either way). */
-export function copyRow(fieldAttrs, value, buttonId, label) {
+/** A read-only field holding `value` and a button that copies it (the field is selected either way); `copied` is the button's word after. */
+export function copyRow(fieldAttrs, value, buttonId, label, copied = 'Copied') {
   const field = el('input', { readonly: true, spellcheck: 'false', ...fieldAttrs, value });
   const button = el('button', { id: buttonId, type: 'button', onclick: () => {
     field.select();
-    navigator.clipboard?.writeText(field.value).then(() => { button.textContent = 'Copied'; }, () => undefined);
+    navigator.clipboard?.writeText(field.value).then(() => { button.textContent = copied; }, () => undefined);
   } }, label);
   return { field, button, row: el('div', { class: 'row' }, field, button) };
 }

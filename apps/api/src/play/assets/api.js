@@ -1,14 +1,37 @@
 // The public API as the table calls it: JSON in and out, the seat's token only in a header, a refusal
-// as a Problem (problem+json's title and detail).
+// as a Problem (problem+json's title and detail), asked for in the page's language (Accept-Language).
+import { language, t, tAttr } from '../../pages/assets/i18n.js';
 
 export class Problem extends Error {
+  /** @param {number} status @param {{ title?: string, detail?: string, code?: string, args?: Record<string, string | number> } | null} body */
   constructor(status, body) {
     super(body?.detail || body?.title || `HTTP ${status}`);
     this.status = status;
     this.title = body?.title || `HTTP ${status}`;
     this.detail = body?.detail || '';
     this.code = body?.code;
+    this.args = body?.args;
   }
+}
+
+/** A problem of the page's own (no answer from the service), in the page's words: `code` names its message. */
+export const pageProblem = (code, args = undefined) => new Problem(0, { code, args, title: t(messageOf(code), args), detail: tAttr(messageOf(code), 'detail', args) });
+
+const messageOf = (code) => `problem-${String(code).toLowerCase().replace(/_/g, '-')}`;
+
+/**
+ * What a refusal says, in the page's language: the catalog's title for its code (else the service's,
+ * asked for in that language); the detail in English as the service wrote it (it says more), else the
+ * catalog's, or none rather than a developer's English sentence.
+ * @returns {{ title: string, detail: string }}
+ */
+export function problemText(error) {
+  if (!(error instanceof Problem)) return { title: t('something-wrong'), detail: String(error?.message || error || '') };
+  const id = error.code ? messageOf(error.code) : '';
+  const known = id !== '' && t(id) !== id;
+  const title = known && language() !== 'en' ? t(id, error.args) : error.title;
+  const detail = language() === 'en' && error.status !== 0 ? error.detail : (known ? tAttr(id, 'detail', error.args) : error.detail);
+  return { title, detail };
 }
 
 // How far this browser's clock is from the service's, from the answers' Date headers (whole seconds,
@@ -22,14 +45,14 @@ export const serverNow = () => Date.now() + (Math.abs(skew) < 2000 ? 0 : skew);
  * @param {{ token?: string, body?: unknown }} [options] the seat's token (sent in a header) and a JSON body
  */
 export async function call(method, path, { token, body } = {}) {
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: 'application/json', 'Accept-Language': language() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   } catch {
-    throw new Problem(0, { title: 'The service cannot be reached', detail: 'Check the connection; the page keeps trying and carries on by itself once the service answers.' });
+    throw pageProblem('UNREACHABLE');
   }
   const date = Date.parse(res.headers.get('Date') ?? '');
   if (Number.isFinite(date)) skew = date + 500 - Date.now();

@@ -2,8 +2,9 @@
 // this tab's storage sits down at once; so does the signed-in player's token when the player holds a
 // seat here; a seat this browser held before is offered back; else a waiting table's open seat (taken
 // as the player when signed in), or a word on how to get the seat's link.
-import { call, Problem } from './api.js';
+import { call, pageProblem } from './api.js';
 import { $ } from '../../pages/assets/dom.js';
+import { t } from '../../pages/assets/i18n.js';
 import { clearProblem, showNotice, showProblem } from './notice.js';
 import { playerKept, signedInPlayer } from './player.js';
 import { browserSeat, forgetInBrowser, rememberInTab, tabToken } from './seats.js';
@@ -36,8 +37,9 @@ async function offerBack(id, held, sit, player) {
     forgetInBrowser(id);
     return false;
   }
-  document.title = 'Bismarck — your seat';
-  $('#offerWho').textContent = `This browser held ${pub.seats[held.seat]?.name ?? `seat ${held.seat}`}’s seat at this table (seat ${held.seat}).`;
+  document.title = t('title-offer');
+  const heldBy = pub.seats[held.seat]?.name;
+  $('#offerWho').textContent = heldBy ? t('offer-who', { name: heldBy, seat: held.seat }) : t('offer-who-open', { seat: held.seat });
   $('#offer').hidden = false;
   $('#takeBack').focus();
   $('#takeBack').addEventListener('click', () => {
@@ -66,20 +68,20 @@ async function join(id, sit, player) {
   const pub = await call('GET', api);
   const open = () => pub.seats.filter((s) => s.name === null).map((s) => s.seat);
   if (pub.status === 'abandoned') {
-    document.title = 'Bismarck — table closed';
-    showNotice('This table was closed', ' Nobody took its open seats in time. ', ['Start a new match', '/play'], '.');
+    document.title = t('title-closed');
+    showNotice(t('closed-title'), ` ${t('closed-detail')} `, [t('start-new-match'), '/play']);
     document.body.dataset.ready = 'abandoned';
     return true;
   }
   if (pub.status !== 'waiting' || !open().length) return false;
-  document.title = 'Bismarck — take a seat';
-  const named = pub.seats.filter((s) => s.name !== null).map((s) => (s.bot ? `${s.name} (bot)` : s.name));
-  $('#joinWho').textContent = `At this table: ${named.join(', ')}. ${open().length === 1 ? 'One seat is' : `${open().length} seats are`} open; the match starts when every seat is taken (${pub.options.schedule}).`;
+  document.title = t('title-join');
+  const named = pub.seats.filter((s) => s.name !== null).map((s) => (s.bot ? t('seat-bot-name', { name: s.name }) : s.name));
+  $('#joinWho').textContent = t('join-who', { names: named.join(', '), open: open().length, schedule: t('schedule-name', { schedule: pub.options.schedule }) });
   $('#join').hidden = false;
   $('#joinNameLabel').hidden = !!player;
   $('#joinName').required = !player;
   $('#joinAs').hidden = !player;
-  $('#joinAs').textContent = player ? `You take it as ${player.me.name}, your player.` : '';
+  $('#joinAs').textContent = player ? t('join-as', { name: player.me.name }) : '';
   (player ? $('#joinBtn') : $('#joinName')).focus();
   $('#joinForm').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -89,7 +91,7 @@ async function join(id, sit, player) {
       // Someone faster may take a seat meanwhile (409 SEAT_TAKEN): the next open one, read again.
       for (;;) {
         const seats = open();
-        if (!seats.length) throw new Problem(409, { title: 'The table is full', detail: 'Every seat was taken meanwhile.' });
+        if (!seats.length) throw pageProblem('TABLE_FULL');
         try {
           const body = player ? {} : { name: $('#joinName').value.trim() };
           const joined = await call('POST', `${api}/seats/${seats[0]}/join`, { body, token: player?.token });
@@ -113,8 +115,7 @@ async function join(id, sit, player) {
 }
 
 function needsLink(id) {
-  showNotice('This table needs your seat’s link',
-    ' Open your seat’s link (the table shows it under “Your seat’s link”; it ends in #token=…), or ',
-    ['start a new match', '/play'], ', or ', ['watch this one', `/viewer/${encodeURIComponent(id)}`], '.');
+  showNotice(t('needs-link-title'), ` ${t('needs-link-detail')} `,
+    [t('start-new-match'), '/play'], ' · ', [t('watch-match'), `/viewer/${encodeURIComponent(id)}`]);
   document.body.dataset.ready = 'no-token';
 }

@@ -2,6 +2,7 @@
 // cannot send one, and a token never goes into an address): while it is open, the service shows the
 // seat as connected to everyone (`connected`, `event: presence`). Each message is handed on by its SSE
 // event type; a stream that fails or ends without `event: end` is reported once, as an error.
+import { language } from '../../pages/assets/i18n.js';
 
 /**
  * @param {string} url the stream's address (with `?after=`)
@@ -27,7 +28,7 @@ export function openLive(url, token, on) {
     } else if (event === 'message') on.message(data);
   };
   void (async () => {
-    const res = await fetch(url, { headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}` }, cache: 'no-store', signal: controller.signal });
+    const res = await fetch(url, { headers: { Accept: 'text/event-stream', 'Accept-Language': language(), Authorization: `Bearer ${token}` }, cache: 'no-store', signal: controller.signal });
     if (res.status !== 200 || !res.body) return finish(on.error);
     const reader = res.body.getReader();
     const decoder = new TextDecoder();

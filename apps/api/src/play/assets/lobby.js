@@ -1,6 +1,7 @@
 // `/play`: a one-form lobby that creates a match against bots, or with seats left open for friends.
 import { call } from './api.js';
 import { $ } from '../../pages/assets/dom.js';
+import { t } from '../../pages/assets/i18n.js';
 import { showProblem, clearProblem } from './notice.js';
 import { playerKept } from './player.js';
 import { playerPanel } from './player-panel.js';
@@ -18,11 +19,8 @@ function creation(me, others, bot, schedule, clock) {
   return { players: [me, ...rest], options };
 }
 
-const SEAT_HELP = $('#lobbyHelp')?.textContent ?? '';
-const PLAYER_HELP = 'The service plays the bots. A friend joins with the table’s link, which the table shows you. Your seat is your player’s: “My matches” above lists the table, on any device where you sign in.';
-
 export function lobby() {
-  document.title = 'Bismarck — start a match';
+  document.title = t('title-lobby');
   // Friends in the other seats: those seats stay open, and the table shows the link that takes them.
   const others = () => $('#others').value;
   // Signed in as a player, the person's seat is bound to the player (named after it): no name asked.
@@ -33,13 +31,14 @@ export function lobby() {
     $('#nameLabel').hidden = !!player;
     $('#name').required = !player;
     $('#playsAs').hidden = !player;
-    $('#playsAs').textContent = player ? `You play as ${player.me.name}, your player: its token seats you at the table on any device.` : '';
-    $('#lobbyHelp').textContent = player ? PLAYER_HELP : SEAT_HELP;
+    $('#playsAs').textContent = player ? t('lobby-plays-as', { name: player.me.name }) : '';
+    $('#lobbyHelp').textContent = player ? t('lobby-help-player') : t('lobby-help');
   });
   let clockChosen = false;
   $('#clock').addEventListener('change', () => { clockChosen = true; });
   const follow = () => {
     $('#botLabel').hidden = others() === 'friends';
+    $('#botHelp').hidden = others() === 'friends';
     if (!clockChosen) $('#clock').value = CLOCK_BY_OTHERS[others()];
   };
   $('#others').addEventListener('change', follow);

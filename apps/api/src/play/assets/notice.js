@@ -1,11 +1,11 @@
 // The notice at the top of the page: what the service refused, or that it cannot be reached.
-import { Problem } from './api.js';
+import { problemText } from './api.js';
 import { $, el } from '../../pages/assets/dom.js';
 
 export function showProblem(error) {
   const notice = $('#notice');
-  if (error instanceof Problem) notice.replaceChildren(el('strong', { class: 'title' }, error.title), error.detail ? el('span', { class: 'detail' }, ` ${error.detail}`) : '');
-  else notice.replaceChildren(el('strong', { class: 'title' }, 'Something went wrong'), el('span', { class: 'detail' }, ` ${String(error?.message || error)}`));
+  const { title, detail } = problemText(error);
+  notice.replaceChildren(el('strong', { class: 'title' }, title), detail ? el('span', { class: 'detail' }, ` ${detail}`) : '');
   notice.hidden = false;
   delete notice.dataset.from;
 }

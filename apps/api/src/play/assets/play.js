@@ -3,10 +3,16 @@
 // page keeps in the tab's storage and takes out of the address bar at once). Plain DOM, no framework;
 // each file a part of the page (an ES module).
 import { $ } from '../../pages/assets/dom.js';
+import { language, languagePicker, loadMessages } from '../../pages/assets/i18n.js';
 import { arrive } from './arrive.js';
 import { lobby } from './lobby.js';
 import { pruneBrowserSeats } from './seats.js';
 import { seated } from './table.js';
+
+// Every text the modules draw comes from the catalogs: none is drawn before they are in.
+await loadMessages(['common', 'problems', 'table', 'deal']);
+$('header').append(languagePicker());
+for (const link of [$('#rulesLink'), $('#lobbyRules')]) link.href = `/rules?lang=${language()}`;
 
 pruneBrowserSeats();
 const parts = location.pathname.split('/').filter(Boolean);

@@ -1,12 +1,12 @@
 // The lobby's "Player" panel: create a player or sign in with its token; signed in, the player's name,
 // "Sign out", and "My matches" (those where it is the player's turn first, each a link to its table),
 // read again when the page is shown again and every 15 s.
-import { call, refusesToken } from './api.js';
+import { call, problemText, refusesToken } from './api.js';
 import { $, copyRow, el } from '../../pages/assets/dom.js';
+import { language, t, tAttr } from '../../pages/assets/i18n.js';
 import { checkPlayer, forgetPlayer, playerToken, rememberPlayer } from './player.js';
 
 const REFRESH_MS = 15_000;
-const REFUSED = 'This browser’s player token was refused (revoked, or its player deleted), so it was forgotten here. Sign in with another token of the player, or create a player.';
 
 /**
  * Draws the panel into `#player`; `changed(player)` is told whenever who is signed in changes (null: nobody).
@@ -33,8 +33,8 @@ export function playerPanel(changed) {
     const name = el('input', { id: 'playerName', name: 'playerName', autocomplete: 'nickname', maxlength: '40', required: true });
     const token = el('input', { id: 'playerTokenIn', name: 'playerToken', type: 'password', autocomplete: 'off', spellcheck: 'false', required: true, placeholder: 'bskp_…', 'aria-describedby': 'signInHelp' });
     box.replaceChildren(
-      el('h2', { id: 'player-title' }, 'Player'),
-      el('p', { id: 'playerMessage', role: 'status', class: message ? 'warn' : 'muted' }, message || 'A player keeps your matches together: its token seats you at them on any device.'),
+      el('h2', { id: 'player-title' }, t('player-title')),
+      el('p', { id: 'playerMessage', role: 'status', class: message ? 'warn' : 'muted' }, message || t('player-intro')),
       el('form', { id: 'createPlayer', onsubmit: (e) => {
         e.preventDefault();
         void busy('#createPlayerBtn', async () => {
@@ -42,33 +42,33 @@ export function playerPanel(changed) {
           rememberPlayer(created.token);
           set(await checkPlayer(created.token), '', created.token);
         });
-      } }, el('label', {}, 'Name of a new player ', name), el('button', { id: 'createPlayerBtn', type: 'submit' }, 'Create a player')),
+      } }, el('label', {}, el('span', {}, t('new-player-name')), ' ', name), el('button', { id: 'createPlayerBtn', type: 'submit' }, t('create-player'))),
       el('form', { id: 'signIn', onsubmit: (e) => {
         e.preventDefault();
         void busy('#signInBtn', async () => {
           const given = token.value.trim();
-          if (!given.startsWith('bskp_')) return say('That is not a player token: a player token begins with bskp_ (a seat’s link is opened, not pasted here).');
+          if (!given.startsWith('bskp_')) return say(t('not-player-token'));
           try {
             const signed = await checkPlayer(given);
             rememberPlayer(given);
             set(signed);
           } catch (error) {
             if (!refusesToken(error)) throw error;
-            say('The service does not know this token (mistyped, revoked, or its player deleted).');
+            say(t('token-unknown'));
           }
         });
-      } }, el('label', {}, 'Sign in with a token ', token), el('button', { id: 'signInBtn', type: 'submit' }, 'Sign in')),
-      el('p', { id: 'signInHelp', class: 'muted' }, 'The token was shown once, when the player was created.'),
+      } }, el('label', {}, el('span', {}, t('sign-in-token')), ' ', token), el('button', { id: 'signInBtn', type: 'submit' }, t('sign-in'))),
+      el('p', { id: 'signInHelp', class: 'muted' }, t('sign-in-help')),
     );
   }
 
   function showSignedIn(shownToken) {
     box.replaceChildren(
-      el('h2', { id: 'player-title' }, 'Player'),
+      el('h2', { id: 'player-title' }, t('player-title')),
       ...(shownToken ? [tokenOnce(shownToken)] : []),
-      el('div', { class: 'row' }, el('p', { id: 'signedIn' }, 'Signed in as ', el('strong', { id: 'playerWho' }, player.me.name)),
-        el('button', { id: 'signOut', type: 'button', onclick: () => { forgetPlayer(); set(null, 'Signed out: this browser no longer holds the player’s token.'); $('#playerName')?.focus(); } }, 'Sign out')),
-      el('h3', { id: 'myMatches-title' }, 'My matches'),
+      el('div', { class: 'row' }, el('p', { id: 'signedIn' }, `${t('signed-in-as')} `, el('strong', { id: 'playerWho' }, player.me.name)),
+        el('button', { id: 'signOut', type: 'button', onclick: () => { forgetPlayer(); set(null, t('signed-out')); $('#playerName')?.focus(); } }, t('sign-out'))),
+      el('h3', { id: 'myMatches-title' }, t('my-matches')),
       el('ul', { id: 'myMatches', 'aria-labelledby': 'myMatches-title', 'aria-live': 'polite' }),
     );
     void refresh();
@@ -76,11 +76,11 @@ export function playerPanel(changed) {
 
   /** The new player's token, shown this once, with a copy button and what it is. */
   function tokenOnce(token) {
-    const { row } = copyRow({ id: 'newPlayerToken', 'aria-label': 'Your player’s token', 'aria-describedby': 'newPlayerTokenHelp', autocomplete: 'off' }, token, 'copyPlayerToken', 'Copy the token');
+    const { row } = copyRow({ id: 'newPlayerToken', 'aria-label': tAttr('player-token-field', 'aria-label'), 'aria-describedby': 'newPlayerTokenHelp', autocomplete: 'off' }, token, 'copyPlayerToken', t('copy-token'), t('copied'));
     const shown = el('div', { id: 'tokenOnce' },
-      el('p', { id: 'newPlayerTokenHelp' }, el('strong', {}, 'Your player’s token, shown only now. '), 'It is the player’s key for every device: sign in with it wherever you play. Keep it like a password; whoever has it plays as you.'),
+      el('p', { id: 'newPlayerTokenHelp' }, el('strong', {}, t('token-once')), ` ${t('token-once-help')}`),
       row,
-      el('button', { id: 'tokenKept', type: 'button', onclick: () => { shown.remove(); $('#signOut').focus(); } }, 'I have kept it'));
+      el('button', { id: 'tokenKept', type: 'button', onclick: () => { shown.remove(); $('#signOut').focus(); } }, t('token-kept')));
     return shown;
   }
 
@@ -95,13 +95,13 @@ export function playerPanel(changed) {
       if (player !== asked) return;
       if (refusesToken(error)) {
         forgetPlayer();
-        return set(null, REFUSED);
+        return set(null, t('player-refused'));
       }
-      return void $('#myMatches')?.replaceChildren(el('li', { class: 'muted' }, `My matches could not be read: ${error.message}`));
+      return void $('#myMatches')?.replaceChildren(el('li', { class: 'muted' }, t('my-matches-unread', { message: problemText(error).title })));
     }
     if (player !== asked || !$('#myMatches')) return;
     const items = [...mine.items].sort((a, b) => Number(b.yourTurn) - Number(a.yourTurn));
-    $('#myMatches').replaceChildren(...(items.length ? items.map(matchItem) : [el('li', { class: 'muted' }, 'No match in play.')]));
+    $('#myMatches').replaceChildren(...(items.length ? items.map(matchItem) : [el('li', { class: 'muted' }, t('no-match-in-play'))]));
   }
 
   const say = (text) => {
@@ -115,7 +115,8 @@ export function playerPanel(changed) {
     try {
       await work();
     } catch (error) {
-      say(`${error.title ?? 'Something went wrong'}${error.detail ? `: ${error.detail}` : ''}`);
+      const { title, detail } = problemText(error);
+      say(detail ? `${title}: ${detail}` : title);
     } finally {
       if ($(button)) $(button).disabled = false;
     }
@@ -128,13 +129,13 @@ export function playerPanel(changed) {
   box.hidden = false;
   const token = playerToken();
   if (!token) return set(null);
-  checkPlayer(token).then((signed) => set(signed), (error) => set(null, refusesToken(error) ? REFUSED : `The player could not be read: ${error.message}`));
+  checkPlayer(token).then((signed) => set(signed), (error) => set(null, refusesToken(error) ? t('player-refused') : t('player-unread', { message: problemText(error).title })));
 }
 
 /** One match of the list: who is at the table, and whether it waits for this player. */
 function matchItem(m) {
-  const others = m.opponents.map((o) => o.name ?? 'an open seat').join(' and ');
+  const others = new Intl.ListFormat(language(), { type: 'conjunction' }).format(m.opponents.map((o) => o.name ?? t('an-open-seat')));
   return el('li', { class: m.yourTurn ? 'mine' : '' },
-    el('a', { href: `/play/${encodeURIComponent(m.id)}`, 'data-match': m.id }, `with ${others}`),
-    m.yourTurn ? el('span', { class: 'badge turn' }, 'your turn') : el('span', { class: 'muted' }, m.status === 'waiting' ? ' waiting for players' : ''));
+    el('a', { href: `/play/${encodeURIComponent(m.id)}`, 'data-match': m.id }, t('match-with', { names: others })),
+    m.yourTurn ? el('span', { class: 'badge turn' }, t('your-turn')) : el('span', { class: 'muted' }, m.status === 'waiting' ? ` ${t('waiting-for-players')}` : ''));
 }

@@ -4,6 +4,7 @@
 // service answers the same new match and this seat's token there, and the page moves to that table.
 import { call } from './api.js';
 import { el } from '../../pages/assets/dom.js';
+import { t } from '../../pages/assets/i18n.js';
 import { showProblem } from './notice.js';
 import { isPlayerToken } from './player.js';
 import { rememberInTab } from './seats.js';
@@ -33,7 +34,7 @@ export async function rematch(id, token) {
  * once a rematch was asked for (a page opened after the others moved on), the way to it.
  */
 export function renderPlayAgain(box, view, { id, token }) {
-  const label = view.rematch ? 'Join the rematch' : 'Play again';
+  const label = view.rematch ? t('join-rematch') : t('play-again');
   const drawn = box.querySelector('#playAgain');
   if (drawn) return void (drawn.textContent = label); // kept: its request may be on its way
   const again = el('button', { id: 'playAgain', type: 'button', onclick: () => {
@@ -44,8 +45,8 @@ export function renderPlayAgain(box, view, { id, token }) {
     });
   } }, label);
   box.replaceChildren(
-    el('p', {}, 'The match is over: the final scorecard is below.'),
-    el('div', { class: 'row' }, again, el('a', { href: '/play' }, 'or start a new match')),
+    el('p', {}, t('match-over-below')),
+    el('div', { class: 'row' }, again, el('a', { href: '/play' }, t('or-new-match'))),
   );
 }
 

@@ -1,6 +1,7 @@
 // "Your seat's link": the table's address with this seat's token in the fragment. Opened on any
 // device it seats the person again (a closed tab, another browser); whoever has it plays the seat.
 import { copyRow, el } from '../../pages/assets/dom.js';
+import { t, tAttr } from '../../pages/assets/i18n.js';
 import { isPlayerToken } from './player.js';
 import { seatLink } from './seats.js';
 import { notifyOffer } from './turn-clock.js';
@@ -13,16 +14,16 @@ export function renderSeatLink(box, view, token) {
   // Played with the player's token: that token is the key on every device, and it never goes in a link.
   if (isPlayerToken(token)) {
     return void box.replaceChildren(
-      el('h2', {}, 'Your seat on other devices'),
-      el('p', { id: 'seatLinkHelp' }, `This seat is bound to your player, ${view.seats[view.seat]?.name ?? ''}: sign in with the player’s token on any device and the table seats you there. No seat link is needed.`),
+      el('h2', {}, t('seat-devices-title')),
+      el('p', { id: 'seatLinkHelp' }, t('seat-bound-help', { name: view.seats[view.seat]?.name ?? '' })),
       ...[notifyOffer()].filter(Boolean),
     );
   }
-  const { row } = copyRow({ id: 'seatLink', 'aria-label': 'Your seat’s link', autocomplete: 'off' }, seatLink(view.id, token), 'copySeatLink', 'Copy your link');
+  const { row } = copyRow({ id: 'seatLink', 'aria-label': tAttr('seat-link-field', 'aria-label'), autocomplete: 'off' }, seatLink(view.id, token), 'copySeatLink', t('copy-seat-link'), t('copied'));
   box.replaceChildren(
-    el('h2', {}, 'Your seat’s link'),
-    el('p', { id: 'seatLinkHelp' }, 'Open it on any device to take your seat back, for example after closing this tab. It is yours alone: do not share it (the table’s address without it is for friends).'),
-    ...(view.seats[view.seat]?.player ? [el('p', { id: 'seatPlayerHelp' }, 'This seat is also bound to your player: its token seats you here on any device where you sign in with it.')] : []),
+    el('h2', {}, t('seat-link-title')),
+    el('p', { id: 'seatLinkHelp' }, t('seat-link-help')),
+    ...(view.seats[view.seat]?.player ? [el('p', { id: 'seatPlayerHelp' }, t('seat-player-help'))] : []),
     row,
     ...[notifyOffer()].filter(Boolean),
   );

@@ -1,14 +1,17 @@
 // The table of the seat whose token this page holds: drawn from the seat's view, live.
 import { renderActions } from './actions.js';
 import { call, refusesToken } from './api.js';
-import { back, byHandOrder, CONTRACT_LABELS, faceUp, suitMark } from './cards.js';
+import { back, byHandOrder, faceUp, suitMark } from './cards.js';
 import { $, el } from '../../pages/assets/dom.js';
+import { t, tAttr } from '../../pages/assets/i18n.js';
 import { listenToKeys } from './keys.js';
 import { openLive } from './live.js';
 import { clearProblem, readFailed, showProblem } from './notice.js';
 import { forgetPlayer, isPlayerToken } from './player.js';
 import { offeredRematch, rematch } from './rematch.js';
 import { scorecardParts } from './scorecard.js';
+import { listenToSummaryKeys, renderSummary, scorecardToggle } from './deal-summary.js';
+import { dealFollower } from './follow.js';
 import { renderSeatLink } from './seat-link.js';
 import { forgetEverywhere, forgetInBrowser, rememberInBrowser } from './seats.js';
 import { awayNote, clockBadge, renderBack, signalTurn, startClocks } from './turn-clock.js';
@@ -18,13 +21,15 @@ const OPEN = new Set(['waiting', 'playing']);
 export function seated(id, token) {
   const api = `/api/matches/${encodeURIComponent(id)}`;
   const state = { view: null, scorecard: null, picked: new Set(), pickedDeal: null, showLast: false, busy: false, ended: false, kept: false, live: false };
+  // A deal's end stays on screen until the person moves on; the live view goes on behind it.
+  const follower = dealFollower(api, token);
 
   /** A seat's name; two seats of one name (two bots of one strength) are told apart by their seat. */
   const name = (seat) => {
     const seats = state.view?.seats ?? [];
     const own = seats[seat]?.name;
-    if (own === null || own === undefined) return `open seat ${seat}`;
-    return seats.filter((s) => s.name === own).length > 1 ? `${own} (seat ${seat})` : own;
+    if (own === null || own === undefined) return t('open-seat', { seat });
+    return seats.filter((s) => s.name === own).length > 1 ? t('seat-twin', { name: own, seat }) : own;
   };
   const quota = (view, seat) => {
     if (!view.contract || view.forehand === null) return null;
@@ -33,20 +38,22 @@ export function seated(id, token) {
   };
   const tally = (view, seat) => {
     const q = quota(view, seat);
-    return `tricks ${view.tricksTaken[seat]}${q === null ? '' : ` of ${q}`} · total ${view.totals[seat]}`;
+    // In pass the quota is a ceiling ("at most 6"), elsewhere a goal ("3 of 8").
+    const contract = q === null ? 'none' : view.contract === 'pass' ? 'pass' : 'other';
+    return t('tally', { contract, taken: view.tricksTaken[seat], quota: q ?? 0, total: view.totals[seat] });
   };
   /** A person's seat: online while a live stream of that seat is open (in words, not by colour alone). */
   const presence = (view, seat) => {
     if (view.seats[seat]?.bot || !view.connected || view.status === 'waiting' && !view.seats[seat]?.name) return null;
     const on = !!view.connected[seat];
-    return el('span', { class: `badge presence ${on ? 'on' : 'off'}`, 'data-presence': String(seat) }, el('span', { class: 'dot', 'aria-hidden': 'true' }), on ? 'online' : 'offline');
+    return el('span', { class: `badge presence ${on ? 'on' : 'off'}`, 'data-presence': String(seat) }, el('span', { class: 'dot', 'aria-hidden': 'true' }), on ? t('online') : t('offline'));
   };
   const roles = (view, seat) => [
-    view.seats[seat]?.bot ? el('span', { class: 'badge bot' }, `bot: ${view.seats[seat].bot}`) : null,
+    view.seats[seat]?.bot ? el('span', { class: 'badge bot' }, t('bot-badge', { bot: view.seats[seat].bot })) : null,
     presence(view, seat),
-    view.dealer === seat && view.status === 'playing' ? el('span', { class: 'badge' }, 'dealer') : null,
-    view.forehand === seat && view.status === 'playing' ? el('span', { class: 'badge' }, 'forehand') : null,
-    view.turn === seat ? el('span', { class: 'badge turn' }, 'to act') : null,
+    view.dealer === seat && view.status === 'playing' ? el('span', { class: 'badge' }, t('dealer')) : null,
+    view.forehand === seat && view.status === 'playing' ? el('span', { class: 'badge' }, t('forehand')) : null,
+    view.turn === seat ? el('span', { class: 'badge turn' }, t('to-act')) : null,
     clockBadge(view, seat),
   ].filter(Boolean);
 
@@ -57,39 +64,42 @@ export function seated(id, token) {
     box.replaceChildren(
       el('h2', {}, el('span', { class: 'name' }, name(seat)), ...roles(view, seat)),
       ...[awayNote(view, seat, name(seat))].filter(Boolean),
-      el('div', { class: 'stats' }, `${count} card${count === 1 ? '' : 's'} · ${tally(view, seat)}`),
-      el('div', { class: 'cards backs', role: 'img', 'aria-label': `${count} cards, face down` }, ...Array.from({ length: count }, back)),
+      el('div', { class: 'stats' }, t('card-count', { n: count }), ' · ', tally(view, seat)),
+      el('div', { class: 'cards backs', role: 'img', 'aria-label': tAttr('backs', 'aria-label', { n: count }) }, ...Array.from({ length: count }, back)),
     );
   }
 
   function renderCentre(view) {
     const info = [];
     if (view.status === 'finished') {
-      info.push(el('strong', {}, `Match over · winner${view.winners.length > 1 ? 's' : ''}: ${view.winners.map(name).join(', ')}`));
+      // The last deal's summary on screen: the header names that deal too.
+      if (view.scored) info.push(t('deal-of', { number: view.dealNumber, total: view.dealsInMatch }), ' · ', t('summary-scored'), ' · ');
+      info.push(el('strong', {}, t('match-over', { n: view.winners.length, names: view.winners.map(name).join(', ') })));
     } else if (view.status === 'playing') {
-      info.push(`Deal ${view.dealNumber || 1} of ${view.dealsInMatch}`);
-      if (view.contract) info.push(' · ', view.contract === 'trump' ? 'trump ' : view.contract === 'spades' ? 'spades ' : CONTRACT_LABELS[view.contract], ...(view.trump ? [suitMark(view.trump)] : []));
-      if (view.turn !== null) info.push(' · ', view.turn === view.seat ? el('strong', {}, 'your turn') : `${name(view.turn)} to act`);
-    } else if (view.status === 'waiting') info.push('Waiting for players to take the open seats');
-    else if (view.status === 'abandoned') info.push('This table was closed: nobody took its open seats in time');
-    else info.push(`The match is ${view.status}`);
+      info.push(t('deal-of', { number: view.dealNumber || 1, total: view.dealsInMatch }));
+      if (view.contract) info.push(' · ', t('contract-now', { contract: view.contract }), ...(view.trump ? [' ', suitMark(view.trump)] : []));
+      if (view.turn !== null) info.push(' · ', view.turn === view.seat ? el('strong', {}, t('your-turn')) : t('seat-to-act', { name: name(view.turn) }));
+      if (view.scored) info.push(' · ', t('summary-scored'));
+    } else if (view.status === 'waiting') info.push(t('waiting-players'));
+    else if (view.status === 'abandoned') info.push(t('table-closed'));
+    else info.push(t('match-status', { status: view.status }));
     $('#info').replaceChildren(...info);
-    $('#tableCards').replaceChildren(...(view.tableCards.length ? [el('span', { class: 'label' }, 'table cards'), ...view.tableCards.map((c) => faceUp(c))] : []));
+    $('#tableCards').replaceChildren(...(view.tableCards.length ? [el('span', { class: 'label' }, t('table-cards')), ...view.tableCards.map((c) => faceUp(c))] : []));
     const last = view.lastTrick;
     // A trick just taken stays on the table until the next card is led, as cards do on a real table
     // (the bots answer at once: else a person never sees the cards that fell after their own).
     const taken = view.trick.length === 0 && view.phase === 'play' && last ? last : null;
-    const who = (seat) => (seat === view.seat ? 'you' : name(seat));
+    const who = (seat) => (seat === view.seat ? t('you') : name(seat));
     $('#trick').classList.toggle('taken', !!taken);
     $('#trick').replaceChildren(
       ...(taken ? taken.cards : view.trick).map((p) => el('figure', {}, faceUp(p.card), el('figcaption', {}, who(p.seat)))),
-      ...(taken ? [el('p', { class: 'takenBy' }, `taken by ${who(taken.winner)}`)] : []),
+      ...(taken ? [el('p', { class: 'takenBy' }, taken.winner === view.seat ? t('taken-by-you') : t('taken-by', { name: name(taken.winner) }))] : []),
     );
     $('#lastTrickToggle').hidden = !last;
-    $('#lastTrickToggle').textContent = state.showLast ? 'hide last trick (L)' : 'show last trick (L)';
+    $('#lastTrickToggle').textContent = state.showLast ? t('last-trick-hide') : t('last-trick-show');
     $('#lastTrickToggle').setAttribute('aria-expanded', String(state.showLast && !!last));
     $('#lastTrick').hidden = !(last && state.showLast);
-    $('#lastTrick').replaceChildren(...(last && state.showLast ? [el('span', { class: 'label' }, `last trick, to ${last.winner === view.seat ? 'you' : name(last.winner)}:`), ...last.cards.map((p) => faceUp(p.card))] : []));
+    $('#lastTrick').replaceChildren(...(last && state.showLast ? [el('span', { class: 'label' }, last.winner === view.seat ? t('last-trick-you') : t('last-trick', { name: name(last.winner) })), ...last.cards.map((p) => faceUp(p.card))] : []));
   }
 
   function renderHand(view) {
@@ -114,7 +124,7 @@ export function seated(id, token) {
     if (target) target.tabIndex = 0;
     const idle = document.activeElement === document.body || document.activeElement === null;
     if (target && (focused || (idle && !state.busy))) target.focus({ preventScroll: true });
-    $('#away').replaceChildren(...(view.laidAway?.length ? [el('span', { class: 'label' }, 'laid away:'), ...view.laidAway.map((c) => faceUp(c, 'span', { class: 'away' }))] : []));
+    $('#away').replaceChildren(...(view.laidAway?.length ? [el('span', { class: 'label' }, t('laid-away')), ...view.laidAway.map((c) => faceUp(c, 'span', { class: 'away' }))] : []));
   }
 
   function pick(code, count) {
@@ -125,31 +135,32 @@ export function seated(id, token) {
   }
 
   function render() {
-    const view = state.view;
-    if (!view) return;
+    if (!state.view) return;
+    const view = follower.shown(state.view, state.scorecard);
     if (state.pickedDeal !== view.dealNumber || view.legal?.action !== 'discard') {
       state.picked.clear();
       state.pickedDeal = view.dealNumber;
     }
     $('#game').hidden = false;
-    $('#match').textContent = `${view.options.schedule} · ${id}`;
+    $('#match').textContent = `${t('schedule-name', { schedule: view.options.schedule })} · ${id}`;
     const me = view.seat;
     renderOpponent($('#opp-a'), view, (me + 1) % 3);
     renderOpponent($('#opp-b'), view, (me + 2) % 3);
     renderCentre(view);
     $('#me').className = view.turn === me ? 'turn' : '';
     renderBack($('#backBar'), view, () => act(`seats/${me}/back`));
-    $('#myInfo').replaceChildren(el('h2', {}, el('span', { class: 'name' }, `${name(me)} (you)`), ...roles(view, me)), el('div', { class: 'stats' }, tally(view, me)));
+    $('#myInfo').replaceChildren(el('h2', {}, el('span', { class: 'name' }, t('me-name', { name: name(me) })), ...roles(view, me)), el('div', { class: 'stats' }, tally(view, me)));
     renderActions($('#actions'), view, { id, token, act, name, picked: state.picked });
     renderHand(view);
     // A move on its way: the table may move meanwhile (another seat, a bot), but nothing is offered
     // again until the answer is in.
     if (state.busy) holdControls();
-    if (state.scorecard) $('#scorecard').replaceChildren(...scorecardParts(view, state.scorecard, name));
+    if (state.scorecard) $('#scorecard').replaceChildren(...scorecardParts(view, follower.scorecardShown(state.scorecard), name));
+    renderSummary(follower.current(), { name, me, deals: view.dealsInMatch, onContinue: moveOn });
     renderSeatLink($('#seatTools'), view, token);
-    signalTurn(view);
+    signalTurn(state.view); // the live turn: it may wait behind a deal's summary
     document.body.dataset.version = String(view.version);
-    document.body.dataset.status = view.status;
+    document.body.dataset.status = state.view.status; // the match's own, whatever deal end is held
     document.body.dataset.legal = view.legal ? view.legal.action : 'none';
     document.body.dataset.ready = 'true';
   }
@@ -172,6 +183,7 @@ export function seated(id, token) {
         again = false;
         const [view, scorecard] = await Promise.all([call('GET', `${api}/view`, { token }), call('GET', `${api}/scorecard`)]);
         if (state.view && view.version < state.view.version) continue; // an older answer: keep the newer
+        await follower.observe(scorecard).catch(() => false); // a deal just scored is held before the next is drawn
         state.view = view;
         state.scorecard = scorecard;
         keepSeat(view);
@@ -215,6 +227,15 @@ export function seated(id, token) {
 
   $('#lastTrickToggle').addEventListener('click', () => { state.showLast = !state.showLast; render(); });
   listenToKeys();
+  listenToSummaryKeys();
+  scorecardToggle();
+
+  /** The person is done with a deal's end: the next one, or the live table. */
+  function moveOn() {
+    /** @type {HTMLElement | null} */ (document.activeElement)?.blur?.();
+    follower.dismiss();
+    render();
+  }
 
   // Live: the seat's event stream (read with fetch, the token in a header: live.js), which also makes
   // the seat show as online to the others, wakes the page, which then reads its seat's view; its
@@ -263,8 +284,8 @@ export function seated(id, token) {
     if (error.status === 401 && isPlayerToken(token)) forgetPlayer();
     showProblem(error);
     if (error.status === 404) {
-      document.title = 'Bismarck — no such match';
-      $('#notice').append(' ', el('a', { href: '/play' }, 'Start a new match.'));
+      document.title = t('title-no-match');
+      $('#notice').append(' ', el('a', { href: '/play' }, t('start-new-match')));
     }
     document.body.dataset.ready = 'failed';
   });

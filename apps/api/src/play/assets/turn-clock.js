@@ -3,6 +3,7 @@
 // tab's title and a notification when it becomes this seat's turn.
 import { serverNow } from './api.js';
 import { el } from '../../pages/assets/dom.js';
+import { t, tAttr } from '../../pages/assets/i18n.js';
 
 const LOW_SECONDS = 10;
 
@@ -13,7 +14,7 @@ const minutes = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}
 export function clockBadge(view, seat) {
   const clock = view.clock;
   if (!clock || clock.seat !== seat || view.status !== 'playing') return null;
-  const badge = el('span', { class: 'badge clock', role: 'timer', title: 'time left to act', 'data-deadline': clock.deadline, 'data-turn-seconds': String(clock.turnSeconds) });
+  const badge = el('span', { class: 'badge clock', role: 'timer', title: tAttr('clock-badge', 'title'), 'data-deadline': clock.deadline, 'data-turn-seconds': String(clock.turnSeconds) });
   tick(badge);
   return badge;
 }
@@ -23,7 +24,7 @@ function tick(badge) {
   if (badge.dataset.seconds === String(left)) return;
   badge.dataset.seconds = String(left);
   badge.textContent = minutes(left);
-  badge.setAttribute('aria-label', `${left} seconds left to act`);
+  badge.setAttribute('aria-label', tAttr('clock-badge', 'aria-label', { n: left }));
   badge.classList.toggle('low', left < LOW_SECONDS);
 }
 
@@ -35,7 +36,7 @@ export function startClocks() {
 
 /** "… is away — a bot is playing for them", under another seat's name, or null. */
 export const awayNote = (view, seat, name) =>
-  (view.away?.[seat] && view.status === 'playing' ? el('p', { class: 'awayNote', 'data-away': String(seat) }, `${name} is away — a bot is playing for them`) : null);
+  (view.away?.[seat] && view.status === 'playing' ? el('p', { class: 'awayNote', 'data-away': String(seat) }, t('away-note', { name })) : null);
 
 /** This seat away: what that means and the button that brings the person back (`back` sends it). */
 export function renderBack(box, view, back) {
@@ -45,21 +46,20 @@ export function renderBack(box, view, back) {
   const drawn = box.querySelector('#backBtn');
   if (drawn) return void (drawn.disabled = false); // kept (and its focus); off again while a move is on its way
   box.replaceChildren(
-    el('p', {}, el('strong', {}, 'You were away: a bot is playing for you.'), ' It plays at once until you come back.'),
-    el('button', { id: 'backBtn', type: 'button', onclick: back }, 'Back to the table'),
+    el('p', {}, el('strong', {}, t('back-away')), ` ${t('back-detail')}`),
+    el('button', { id: 'backBtn', type: 'button', onclick: back }, t('back-button')),
   );
 }
 
-const TITLE = { turn: '● Your turn — Bismarck', finished: 'Match over — Bismarck', other: 'Bismarck — table' };
 let notification = null;
 let wasTurn = false;
 
 /** The tab's title says whose turn it is; a notification (if allowed) when the turn comes while the tab is out of sight. */
 export function signalTurn(view) {
   const turn = view.status === 'playing' && !!view.legal;
-  document.title = turn ? TITLE.turn : view.status === 'finished' ? TITLE.finished : TITLE.other;
+  document.title = turn ? t('title-turn') : view.status === 'finished' ? t('title-finished') : t('page-title');
   if (turn && !wasTurn && document.hidden && allowed()) {
-    notification = new Notification('Your turn — Bismarck', { body: 'It is your turn at the table.', tag: `bismarck-turn-${view.id ?? ''}` });
+    notification = new Notification(t('notify-title'), { body: t('notify-body'), tag: `bismarck-turn-${view.id ?? ''}` });
     notification.onclick = () => { window.focus(); notification?.close(); };
   }
   if (!turn) notification?.close();
@@ -73,6 +73,6 @@ export function notifyOffer() {
   if (!('Notification' in window) || Notification.permission !== 'default') return null;
   const button = el('button', { id: 'notifyBtn', type: 'button', onclick: () => {
     void Notification.requestPermission().then(() => button.parentElement?.remove(), () => undefined);
-  } }, 'Notify me when it is my turn');
-  return el('p', { class: 'notify' }, 'Playing in another tab? ', button);
+  } }, t('notify-button'));
+  return el('p', { class: 'notify' }, `${t('notify-intro')} `, button);
 }

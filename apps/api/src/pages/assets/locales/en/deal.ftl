@@ -1,0 +1,31 @@
+# The end of a deal at the table (play/assets/deal-summary.js): what the deal came to, shown until
+# the player moves on.
+summary-title = Deal { $deal } of { $deals } is over
+summary-scored = scored
+summary-you = { $name } (you)
+summary-forehand = forehand
+summary-forehand-is = forehand: { $name }
+summary-contract-label = Contract:
+summary-contract-spades = spades
+summary-contract-trump = trump
+summary-contract-notrump = no trump
+summary-contract-pass = pass
+summary-tricks = { $tricks } of { $quota }
+summary-tricks-pass = { $tricks } (at most { $quota })
+summary-quota = Tricks against the quota: forehand 8, the others 4.
+summary-quota-pass = Pass: take as few tricks as you can; each seat should take at most its quota (forehand 4, the others 6).
+summary-seat = Seat
+summary-tricks-head = Tricks
+summary-points-head = Points
+summary-total-head = Total
+summary-continue = Continue
+summary-continue-final = Continue to the result
+summary-key = (or press C)
+summary-table-cards = Table cards
+summary-laid-away = Laid away by { $name }
+summary-hands = The hands as dealt
+summary-hand-of = Hand of { $name }
+summary-scorecard-open = Scorecard (S)
+summary-scorecard-close = Close the scorecard (S)
+keys-continue = closes a deal's summary and goes on to the next deal
+keys-scorecard = shows or hides the scorecard
