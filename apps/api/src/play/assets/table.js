@@ -177,12 +177,20 @@ export function seated(id, token) {
   let again = false;
   async function update() {
     if (reading) { again = true; return; }
+    let stale = 0;
     reading = true;
     try {
       do {
         again = false;
         const [view, scorecard] = await Promise.all([call('GET', `${api}/view`, { token }), call('GET', `${api}/scorecard`)]);
         if (state.view && view.version < state.view.version) continue; // an older answer: keep the newer
+        // The two reads are not one snapshot: a scorecard read just before the last move would leave
+        // the last deal unsummarised (no event follows the match's end to wake the page again).
+        if (view.status === 'finished' && !scorecard.finished && stale++ < 5) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          again = true;
+          continue;
+        }
         await follower.observe(scorecard).catch(() => false); // a deal just scored is held before the next is drawn
         state.view = view;
         state.scorecard = scorecard;
