@@ -5,7 +5,8 @@
 // Debian's nginx is installed by `scripts/ensure.sh nginx`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from './clusters/postgres-tools';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,16 +54,6 @@ ${temp}
 
 const nginxBinary = (): string => process.env.NGINX ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 const accepts = (port: number): Promise<boolean> =>
   new Promise((done) => {

@@ -8,6 +8,10 @@
 #             build with what we use (upstream hash, map, proxy);
 #   python3   the Python client's end-to-end test (test/python-client.e2e-spec.ts) decodes the
 #             service's answers with it.
+#   postgres  Debian's server binaries (initdb, pg_ctl, pg_basebackup): the failover test
+#             (test/failover.e2e-spec.ts) starts a primary and a standby of its own on free ports;
+#   pg_autoctl  pg_auto_failover (monitor and keepers), for `npm run drill:failover` (docs/operations.md);
+#   pgbackrest  continuous archiving and point-in-time restore, for `npm run drill:restore`.
 # A tool that is missing and cannot be installed is only reported: the tests that need it fail.
 set -euo pipefail
 
@@ -35,8 +39,19 @@ for tool in "$@"; do
       fi
       ;;
     python3) ensure python3 'the Python client test' 'the Python client test' python3 ;;
+    postgres)
+      # The server's binaries are not on PATH; any major Debian ships will do.
+      if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+        ensure initdb 'the failover test' 'the failover test' --no-install-recommends postgresql
+      fi
+      ;;
+    pg_autoctl)
+      major=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1)
+      ensure pg_autoctl 'the failover drill' 'npm run drill:failover' --no-install-recommends "postgresql-${major:-15}-auto-failover" pg-auto-failover-cli
+      ;;
+    pgbackrest) ensure pgbackrest 'the restore drill' 'npm run drill:restore' --no-install-recommends pgbackrest ;;
     *)
-      echo "ensure.sh: no recipe for '$tool' (chromium, nginx, python3)" >&2
+      echo "ensure.sh: no recipe for '$tool' (chromium, nginx, python3, postgres, pg_autoctl, pgbackrest)" >&2
       exit 2
       ;;
   esac

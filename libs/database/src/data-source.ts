@@ -1,4 +1,5 @@
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { followPrimary } from './primary';
 
 export type MigrationClass = new () => unknown;
 
@@ -33,9 +34,11 @@ export const DEFAULT_POOL_SIZE = 10;
  */
 export function postgresDataSourceOptions(input: PostgresOptionsInput): DataSourceOptions {
   const poolSize = input.embedded ? 1 : (input.poolSize ?? DEFAULT_POOL_SIZE);
+  // A URL with several hosts (a replicated database) gets a Client class that follows the primary.
+  const { url, ...following } = followPrimary(input.url);
   return {
     type: 'postgres',
-    url: input.url,
+    url,
     synchronize: false,
     migrationsRun: input.migrationsRun ?? false,
     migrationsTableName: MIGRATIONS_TABLE,
@@ -48,6 +51,6 @@ export function postgresDataSourceOptions(input: PostgresOptionsInput): DataSour
     poolSize,
     // A command is acknowledged only after its commit is durable (flushed to the WAL), whatever the
     // server's or the database's default says. The embedded PGlite never fsyncs (docs/operations.md).
-    extra: input.embedded ? { max: poolSize } : { max: poolSize, options: '-c synchronous_commit=on' },
+    extra: input.embedded ? { max: poolSize } : { max: poolSize, options: '-c synchronous_commit=on', ...following },
   };
 }

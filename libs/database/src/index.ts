@@ -11,7 +11,10 @@ export { postgresDataSourceOptions, MIGRATIONS_TABLE, DEFAULT_POOL_SIZE } from '
 export type { PostgresOptionsInput, MigrationClass } from './data-source';
 export { guardConnectionErrors, openDataSource } from './guard';
 export { pgPool } from './pool';
-export { runMigrationsLocked, pgConfigFromDataSource, MIGRATION_LOCK_KEY } from './migrate';
+export { runMigrationsLocked, pgConfigFromDataSource, newPgClient, MIGRATION_LOCK_KEY } from './migrate';
+export type { PgConnectionConfig } from './migrate';
+export { parseHosts, followPrimary, primaryFinder, primaryClientClass, PrimaryFinder, StandbyReachedError, FAILOVER_CONNECT_TIMEOUT_MS } from './primary';
+export type { DatabaseHost, HostList, SessionTarget } from './primary';
 export { savedSnapshots, migrationsKey, pruneScratchDirectories } from './snapshots';
 export { recordMigration } from './recorded';
 export type { RecordedMigration, RecordedStatement } from './recorded';

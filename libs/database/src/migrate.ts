@@ -1,16 +1,28 @@
-import { Client } from 'pg';
+import { Client, type ClientConfig } from 'pg';
 import type { DataSource, Migration } from 'typeorm';
+
+/** pg settings for a connection of its own, with the Client class that follows the primary (primary.ts) when the URL lists several hosts. */
+export type PgConnectionConfig = ClientConfig & { readonly Client?: typeof Client };
+
+/** A new, unconnected client for `config`. */
+export function newPgClient(config: PgConnectionConfig): Client {
+  const { Client: ClientClass = Client, ...settings } = config;
+  return new ClientClass(settings);
+}
 
 /** The session advisory lock key that serialises migration runs across processes ('bismarck-migrations'). */
 export const MIGRATION_LOCK_KEY = 0x6269736d6172636bn; // "bismarck" in ASCII
 
 /** pg client settings taken from a TypeORM postgres DataSource (url or discrete fields). */
-export function pgConfigFromDataSource(dataSource: DataSource): import('pg').ClientConfig {
+export function pgConfigFromDataSource(dataSource: DataSource): PgConnectionConfig {
   const o = dataSource.options as {
     url?: string; host?: string; port?: number; username?: string; password?: unknown;
     database?: string; ssl?: unknown; applicationName?: string;
+    extra?: { Client?: typeof Client; connectionTimeoutMillis?: number };
   };
   return {
+    Client: o.extra?.Client,
+    connectionTimeoutMillis: o.extra?.connectionTimeoutMillis,
     connectionString: o.url,
     host: o.host,
     port: o.port,
@@ -32,7 +44,7 @@ export function pgConfigFromDataSource(dataSource: DataSource): import('pg').Cli
  * only one process.
  */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<Migration[]> {
-  const lock = new Client(pgConfigFromDataSource(dataSource));
+  const lock = newPgClient(pgConfigFromDataSource(dataSource));
   lock.on('error', () => undefined);
   await lock.connect();
   try {

@@ -1,4 +1,4 @@
-import { pgConfigFromDataSource, pgPool } from '@bismarck/database';
+import { pgConfigFromDataSource, pgPool, type PgConnectionConfig } from '@bismarck/database';
 import { DatabaseError, type ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ConcurrencyError, IdempotencyKeyReuseError } from './errors';
@@ -367,7 +367,7 @@ export class EventStore implements SubscriptionSource {
     await this.wakeups.close();
   }
 
-  private async listenConfig(): Promise<ClientConfig | undefined> {
+  private async listenConfig(): Promise<PgConnectionConfig | undefined> {
     const mode = this.options.notifications ?? 'auto';
     if (mode === 'none') return undefined;
     if (mode === 'auto' && (await this.isEmbedded())) return undefined;

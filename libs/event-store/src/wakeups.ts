@@ -1,4 +1,5 @@
-import { Client, type ClientConfig } from 'pg';
+import type { Client } from 'pg';
+import { newPgClient, type PgConnectionConfig } from '@bismarck/database';
 
 export const NOTIFY_CHANNEL = 'es_events';
 
@@ -28,7 +29,7 @@ export class Wakeups {
 
   constructor(
     /** Returns the pg config for LISTEN, or undefined on the embedded database (no LISTEN). */
-    private readonly listenConfig: () => Promise<ClientConfig | undefined>,
+    private readonly listenConfig: () => Promise<PgConnectionConfig | undefined>,
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
@@ -96,7 +97,7 @@ export class Wakeups {
   private async connect(): Promise<void> {
     const config = await this.listenConfig();
     if (!config) return;
-    const client = new Client(config);
+    const client = newPgClient(config);
     const lost = (err?: unknown) => {
       if (this.client !== client) return;
       this.client = undefined;

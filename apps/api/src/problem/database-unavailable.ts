@@ -5,12 +5,13 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up, in recovery)
   '53300', // too_many_connections
+  '25006', // read_only_sql_transaction: a write reached a standby (a failover under way)
 ]);
 const isUnavailableSqlState = (code: string): boolean => code.length === 5 && (code.startsWith(CONNECTION_EXCEPTION_CLASS) || UNAVAILABLE_SQLSTATES.has(code));
 /** Node's socket errors when the server cannot be reached or went away. */
 const UNAVAILABLE_SYSCALLS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 /** pg and pg-pool say these in words only. */
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down)/i;
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|the database system is (starting up|shutting down)|server is in hot standby mode/i;
 
 /**
  * True when an error means the database cannot be reached right now (a restart, a failover, a cut

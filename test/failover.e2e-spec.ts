@@ -1,0 +1,140 @@
+import { parseSse } from '@bismarck/client';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
+import request from 'supertest';
+import { startReplicatedPair, type ReplicatedPair } from '../bench/clusters/local-pair';
+import { createApp } from '../apps/api/src/bootstrap';
+import { actionRequest, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
+import { listenLocal } from './support/server';
+import { waitFor } from './support/wait';
+
+// The connection layer of a replicated database (libs/database/src/primary.ts, docs/operations.md,
+// "A replicated database"): a primary and a synchronous standby of this test's own, the standby
+// listed first in DATABASE_URL. The primary is crashed and the standby promoted by hand, as a failover
+// manager would (npm run drill:failover does it with pg_auto_failover, under load).
+describe('a replicated database: following the primary through a failover', () => {
+  let pair: ReplicatedPair;
+  let a: NestExpressApplication;
+  let b: NestExpressApplication;
+  let baseA: string;
+  const httpA = () => request(a.getHttpServer());
+  const httpB = () => request(b.getHttpServer());
+
+  beforeAll(async () => {
+    pair = await startReplicatedPair();
+    a = await createApp({ databaseUrl: pair.url, embedded: false, quiet: true, poolSize: 4 });
+    await a.init();
+    baseA = await listenLocal(a);
+    b = await createApp({ databaseUrl: pair.url, embedded: false, quiet: true, poolSize: 4 });
+    await b.init();
+  }, 120_000);
+  afterAll(async () => {
+    await a?.close().catch(() => undefined);
+    await b?.close().catch(() => undefined);
+    pair?.stop();
+  });
+
+  async function rows<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** The seat to act's next action, as a request not yet sent. */
+  async function nextAction(http: typeof httpA, match: CreatedMatch) {
+    const state = (await http().get(`/api/matches/${match.id}`).expect(200)).body;
+    const view = (await http().get(`/api/matches/${match.id}/view`).set('Authorization', `Bearer ${match.seats[state.turn].token}`).expect(200)).body;
+    return () => actionRequest(http, match, state.turn, view.legal, view.hand, (xs) => xs[0]);
+  }
+
+  it('writes on the primary though a standby is listed first, and an acknowledged command is on both', async () => {
+    const match = await createMatch(httpA, { options: { schedule: 'quick' }, seed: 'primary-first' });
+    for (let i = 0; i < 3; i++) await playOneAction(httpA, match);
+    const version = (await httpA().get(`/api/matches/${match.id}`).expect(200)).body.version;
+    for (const url of [pair.primaryUrl, pair.standbyUrl]) {
+      const [{ n }] = await rows<{ n: number }>(url, 'SELECT count(*)::int AS n FROM events WHERE stream_id = $1', [match.id]);
+      expect(n).toBe(version);
+    }
+  }, 60_000);
+
+  it('answers 503 with Retry-After while there is no primary, then serves from the new one: retries answer once, the stream resumes, LISTEN follows, transaction ids go on', async () => {
+    const match = await createMatch(httpA, { options: { schedule: 'quick' }, seed: 'failover' });
+    const pick = seededPick(3);
+    for (let i = 0; i < 4; i++) await playOneAction(httpA, match, pick);
+
+    // A live stream on A; every event reaches it, whichever instance appended it.
+    const seen: number[] = [];
+    let lastId = 0;
+    const readStream = async (signal: AbortSignal) => {
+      const res = await fetch(`${baseA}/api/matches/${match.id}/events/stream`, { headers: lastId ? { 'last-event-id': String(lastId) } : {}, signal });
+      if (res.status !== 200) return;
+      for await (const m of parseSse(res.body!)) {
+        if (m.event !== 'message') continue;
+        seen.push(Number(m.id));
+        lastId = Number(m.id);
+      }
+    };
+    const first = new AbortController();
+    const reading = readStream(first.signal).catch(() => undefined);
+
+    const command = await nextAction(httpB, match);
+    const acknowledged = await command().set('Idempotency-Key', 'before-the-failover');
+    expect(acknowledged.status).toBe(200);
+    const [{ tx: lastTx }] = await rows<{ tx: string }>(pair.primaryUrl, 'SELECT max(tx_id)::text AS tx FROM events');
+
+    pair.crashPrimary();
+    // No primary: a command, a read and a stream are refused as "come back shortly", never 500.
+    const answers = [await command().set('Idempotency-Key', 'during-the-failover'), await httpA().get(`/api/matches/${match.id}/events?after=0`), await httpB().post('/api/matches').send({ players: ['A', 'B', 'C'] })];
+    for (const res of answers) {
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+
+    await pair.promoteStandby();
+    await waitFor('the service to write on the new primary', async () => ((await httpB().post('/api/matches').send({ players: ['A', 'B', 'C'] })).status === 201 ? true : null), 30_000);
+
+    // The command acknowledged before the failover is answered again as it was, not applied twice.
+    const replayed = await command().set('Idempotency-Key', 'before-the-failover');
+    expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 200, body: acknowledged.body });
+    for (let i = 0; i < 6; i++) await playOneAction(httpB, match, pick);
+
+    // The stream on A: it may have ended with the old primary; resumed with Last-Event-ID, it has
+    // every version once, in order, and the appends of B reached it through A's LISTEN on the new primary.
+    const version = (await httpB().get(`/api/matches/${match.id}`).expect(200)).body.version;
+    const deadline = Date.now() + 20_000;
+    while (lastId < version && Date.now() < deadline) {
+      const next = new AbortController();
+      const timer = setTimeout(() => next.abort(), 3_000);
+      await readStream(next.signal).catch(() => undefined);
+      clearTimeout(timer);
+    }
+    first.abort();
+    await reading;
+    expect(seen).toEqual(Array.from({ length: version }, (_, i) => i + 1));
+
+    // Both instances LISTEN on the new primary again (the streams' fallback poll would hide a lost LISTEN).
+    await waitFor('both instances to LISTEN on the new primary', async () => {
+      const listening = await rows<{ query: string }>(pair.standbyUrl, `SELECT query FROM pg_stat_activity WHERE application_name = 'bismarck-event-store-listen'`);
+      return listening.length === 2 && listening.every((r) => /^LISTEN /.test(r.query)) ? true : null;
+    }, 15_000);
+    // A live wake-up after the failover: an append by B reaches A's open stream.
+    const live = new AbortController();
+    const liveReading = readStream(live.signal).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    await playOneAction(httpB, match, pick);
+    await waitFor('the stream on A to hear B', async () => (lastId === version + 1 ? true : null), 10_000);
+    live.abort();
+    await liveReading;
+
+    // The log on the new primary: no gap, nothing twice, and transaction ids past the old primary's.
+    const log = await rows<{ version: number }>(pair.standbyUrl, 'SELECT version FROM events WHERE stream_id = $1 ORDER BY version', [match.id]);
+    expect(log.map((r) => r.version)).toEqual(Array.from({ length: version + 1 }, (_, i) => i + 1));
+    const [{ after }] = await rows<{ after: string }>(pair.standbyUrl, 'SELECT min(tx_id)::text AS after FROM events WHERE tx_id > $1::xid8', [lastTx]);
+    expect(BigInt(after)).toBeGreaterThan(BigInt(lastTx));
+  }, 120_000);
+
+});
