@@ -20,7 +20,12 @@ describe('a replicated database: following the primary through a failover', () =
   const httpA = () => request(a.getHttpServer());
   const httpB = () => request(b.getHttpServer());
 
+  // Bots slowed so that a bot's move is still pending when the primary dies; swept for often. The
+  // clocks' grace after an outage shortened to keep the test short.
+  const settings = { BOT_DELAY_MS: '1500', BOT_SWEEP_MS: '500', BOT_TABLE_CARDS_PAUSE_MS: '0', STAND_IN_BOT: 'greedy', CLOCK_OUTAGE_GRACE_MS: '4000' };
+
   beforeAll(async () => {
+    Object.assign(process.env, settings);
     pair = await startReplicatedPair();
     a = await createApp({ databaseUrl: pair.url, embedded: false, quiet: true, poolSize: 4 });
     await a.init();
@@ -32,6 +37,7 @@ describe('a replicated database: following the primary through a failover', () =
     await a?.close().catch(() => undefined);
     await b?.close().catch(() => undefined);
     pair?.stop();
+    for (const name of Object.keys(settings)) delete process.env[name];
   });
 
   async function rows<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
@@ -51,6 +57,24 @@ describe('a replicated database: following the primary through a failover', () =
     return () => actionRequest(http, match, state.turn, view.legal, view.hand, (xs) => xs[0]);
   }
 
+  const publicState = async (http: typeof httpA, id: string) => (await http().get(`/api/matches/${id}`).expect(200)).body;
+  const eventsOf = async (http: typeof httpA, id: string) => (await http().get(`/api/matches/${id}/events?limit=1000`).expect(200)).body.events as { version: number; type: string; data: any }[];
+
+  /** Seat 0, the only person, acts until its move hands the turn to a bot; answers the version the bot is to move at. */
+  async function untilABotIsToMove(http: typeof httpA, match: CreatedMatch): Promise<number> {
+    for (;;) {
+      const view = await waitFor("the person's turn", async () => {
+        const v = (await http().get(`/api/matches/${match.id}/view`).set('Authorization', `Bearer ${match.seats[0].token}`).expect(200)).body;
+        return v.legal && v.legal.action !== 'cut' ? v : null;
+      }, 20_000);
+      const res = await actionRequest(http, match, 0, view.legal, view.hand, (xs) => xs[0]);
+      // 412: a bot's optional cut came first.
+      if (res.status !== 200) continue;
+      const state = await publicState(http, match.id);
+      if (state.status === 'playing' && state.turn !== 0) return state.version;
+    }
+  }
+
   it('writes on the primary though a standby is listed first, and an acknowledged command is on both', async () => {
     const match = await createMatch(httpA, { options: { schedule: 'quick' }, seed: 'primary-first' });
     for (let i = 0; i < 3; i++) await playOneAction(httpA, match);
@@ -61,8 +85,11 @@ describe('a replicated database: following the primary through a failover', () =
     }
   }, 60_000);
 
-  it('answers 503 with Retry-After while there is no primary, then serves from the new one: retries answer once, the stream resumes, LISTEN follows, transaction ids go on', async () => {
+  it('answers 503 with Retry-After while there is no primary, then serves from the new one: retries answer once, the stream resumes, LISTEN follows, transaction ids go on, bot seats and turn clocks carry on', async () => {
     const match = await createMatch(httpA, { options: { schedule: 'quick' }, seed: 'failover' });
+    // A table of persons with a turn clock whose first deadline falls while there is no primary.
+    const clocked = await createMatch(httpA, { options: { schedule: 'quick', clock: { turnSeconds: 5 } }, seed: 'failover-clock' });
+    const clockRunsOut = Date.now() + 5_000;
     const pick = seededPick(3);
     for (let i = 0; i < 4; i++) await playOneAction(httpA, match, pick);
 
@@ -79,14 +106,21 @@ describe('a replicated database: following the primary through a failover', () =
       }
     };
     const first = new AbortController();
-    const reading = readStream(first.signal).catch(() => undefined);
+    let firstEnded = false;
+    const reading = readStream(first.signal)
+      .catch(() => undefined)
+      .finally(() => (firstEnded = true));
 
     const command = await nextAction(httpB, match);
     const acknowledged = await command().set('Idempotency-Key', 'before-the-failover');
     expect(acknowledged.status).toBe(200);
+    // A person against two bots: the person's last move leaves a bot to move (after BOT_DELAY_MS).
+    const vsBots = await createMatch(httpA, { players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' }, seed: 'failover-bots' });
+    const botsVersion = await untilABotIsToMove(httpA, vsBots);
     const [{ tx: lastTx }] = await rows<{ tx: string }>(pair.primaryUrl, 'SELECT max(tx_id)::text AS tx FROM events');
 
     pair.crashPrimary();
+    const crashedAt = Date.now();
     // No primary: a command, a read and a stream are refused as "come back shortly", never 500.
     const answers = [await command().set('Idempotency-Key', 'during-the-failover'), await httpA().get(`/api/matches/${match.id}/events?after=0`), await httpB().post('/api/matches').send({ players: ['A', 'B', 'C'] })];
     for (const res of answers) {
@@ -94,8 +128,17 @@ describe('a replicated database: following the primary through a failover', () =
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }
 
+    // The bot's move and the clock's deadline both come while there is no primary.
+    await new Promise((r) => setTimeout(r, Math.max(clockRunsOut + 500, crashedAt + 2_500) - Date.now()));
     await pair.promoteStandby();
     await waitFor('the service to write on the new primary', async () => ((await httpB().post('/api/matches').send({ players: ['A', 'B', 'C'] })).status === 201 ? true : null), 30_000);
+    // The person whose clock ran out while nobody could move still has the turn: the sweeper waits
+    // CLOCK_OUTAGE_GRACE_MS once the database is back before it times anyone out. (The person takes a
+    // second: without the grace, the sweeper, every 250 ms, would have timed them out by then.)
+    await new Promise((r) => setTimeout(r, 1_000));
+    await playOneAction(httpB, clocked);
+    const clockedMoved = (await eventsOf(httpB, clocked.id)).map((e) => e.type);
+    expect(clockedMoved).not.toContain('TurnTimedOut');
 
     // The command acknowledged before the failover is answered again as it was, not applied twice.
     const replayed = await command().set('Idempotency-Key', 'before-the-failover');
@@ -107,6 +150,11 @@ describe('a replicated database: following the primary through a failover', () =
     const version = (await httpB().get(`/api/matches/${match.id}`).expect(200)).body.version;
     const deadline = Date.now() + 20_000;
     while (lastId < version && Date.now() < deadline) {
+      // A client resumes once its stream has ended; one kept open through the failover goes on by itself.
+      if (!firstEnded) {
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
       const next = new AbortController();
       const timer = setTimeout(() => next.abort(), 3_000);
       await readStream(next.signal).catch(() => undefined);
@@ -135,6 +183,20 @@ describe('a replicated database: following the primary through a failover', () =
     expect(log.map((r) => r.version)).toEqual(Array.from({ length: version + 1 }, (_, i) => i + 1));
     const [{ after }] = await rows<{ after: string }>(pair.standbyUrl, 'SELECT min(tx_id)::text AS after FROM events WHERE tx_id > $1::xid8', [lastTx]);
     expect(BigInt(after)).toBeGreaterThan(BigInt(lastTx));
+
+    // The bots' sweep and the clocks' sweep carry on against the new primary: the bots' pending move
+    // is made (once), and the next person, who lets the clock run out, is timed out.
+    await waitFor('the bots to have moved and the turn to be the person\'s again', async () => {
+      const state = await publicState(httpA, vsBots.id);
+      return state.version > botsVersion && state.turn === 0 ? true : null;
+    }, 30_000);
+    await waitFor('the clock to have run out', async () => ((await eventsOf(httpB, clocked.id)).some((e) => e.type === 'TurnTimedOut') ? true : null), 30_000);
+    for (const id of [vsBots.id, clocked.id]) {
+      const events = await eventsOf(httpB, id);
+      expect(events.map((e) => e.version)).toEqual(events.map((_, i) => i + 1));
+      const plays = events.filter((e) => e.type === 'CardPlayed').map((e) => `${e.data.deal}/${e.data.card}`);
+      expect(new Set(plays).size).toBe(plays.length);
+    }
   }, 120_000);
 
 });

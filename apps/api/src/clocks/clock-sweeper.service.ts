@@ -7,6 +7,7 @@ import { BotRunner } from '../bots/bot-runner.service';
 import { appConfig } from '../config/app.config';
 import { MatchFolds } from '../matches/match-folds.service';
 import { MatchWriter } from '../matches/match-writer.service';
+import { isDatabaseUnavailable } from '../problem/database-unavailable';
 import { ProblemException } from '../problem/problem';
 import { PeriodicSweep } from '../sweeps/periodic-sweep';
 
@@ -18,6 +19,9 @@ const PER_SWEEP = 100;
  * it found (the rules check the deadline; a move that arrives meanwhile wins, and the timeout is
  * refused), and wakes the bot runner, which plays the stand-in's move. Deadlines live in the log, so
  * a restart or another instance finds the same ones; the one version check lets one timeout through.
+ * While the database is away nobody can move, so once it is back the sweeper waits
+ * CLOCK_OUTAGE_GRACE_MS before it times anyone out: a deadline that passed meanwhile is not held
+ * against the person (docs/operations.md, "What clients see during a failover").
  */
 @Injectable()
 export class ClockSweeper extends PeriodicSweep {
@@ -31,14 +35,29 @@ export class ClockSweeper extends PeriodicSweep {
     super('ClockSweeper');
   }
 
+  /** No timeouts before this time; Infinity: the database is away (the grace starts when it answers). */
+  private heldUntil = 0;
+
   protected everyMs(): number {
     return this.config.clockSweepMs;
   }
 
   /** Times out the turns overdue now and hands them to the stand-in; answers how many timed out. */
   protected async sweepOnce(): Promise<number> {
+    try {
+      return await this.timeOutOverdue();
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) this.heldUntil = Infinity;
+      throw err;
+    }
+  }
+
+  private async timeOutOverdue(): Promise<number> {
+    const overdue = await overdueTurns(this.store.queryable, new Date().toISOString(), PER_SWEEP);
+    if (this.heldUntil === Infinity) this.heldUntil = Date.now() + this.config.clockOutageGraceMs;
+    if (Date.now() < this.heldUntil) return 0;
     let timedOut = 0;
-    for (const { id, version } of await overdueTurns(this.store.queryable, new Date().toISOString(), PER_SWEEP)) {
+    for (const { id, version } of overdue) {
       // A stand-in due already (timed out, or away) is only woken: it is found again until it has moved.
       const known = await this.folds.load(id);
       if (known?.version === version && standInDue(known.state) !== null) {
