@@ -1,10 +1,11 @@
 import { parseSse } from '@bismarck/client';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
 import { startReplicatedPair, type ReplicatedPair } from '../bench/clusters/local-pair';
 import { createApp } from '../apps/api/src/bootstrap';
-import { actionRequest, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
+import { actionRequest, bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 import { listenLocal } from './support/server';
 import { waitFor } from './support/wait';
 
@@ -53,7 +54,7 @@ describe('a replicated database: following the primary through a failover', () =
   /** The seat to act's next action, as a request not yet sent. */
   async function nextAction(http: typeof httpA, match: CreatedMatch) {
     const state = (await http().get(`/api/matches/${match.id}`).expect(200)).body;
-    const view = (await http().get(`/api/matches/${match.id}/view`).set('Authorization', `Bearer ${match.seats[state.turn].token}`).expect(200)).body;
+    const view = (await http().get(`/api/matches/${match.id}/view`).set(...bearer(match.seats[state.turn].token)).expect(200)).body;
     return () => actionRequest(http, match, state.turn, view.legal, view.hand, (xs) => xs[0]);
   }
 
@@ -64,7 +65,7 @@ describe('a replicated database: following the primary through a failover', () =
   async function untilABotIsToMove(http: typeof httpA, match: CreatedMatch): Promise<number> {
     for (;;) {
       const view = await waitFor("the person's turn", async () => {
-        const v = (await http().get(`/api/matches/${match.id}/view`).set('Authorization', `Bearer ${match.seats[0].token}`).expect(200)).body;
+        const v = (await http().get(`/api/matches/${match.id}/view`).set(...bearer(match.seats[0].token)).expect(200)).body;
         return v.legal && v.legal.action !== 'cut' ? v : null;
       }, 20_000);
       const res = await actionRequest(http, match, 0, view.legal, view.hand, (xs) => xs[0]);
@@ -129,13 +130,13 @@ describe('a replicated database: following the primary through a failover', () =
     }
 
     // The bot's move and the clock's deadline both come while there is no primary.
-    await new Promise((r) => setTimeout(r, Math.max(clockRunsOut + 500, crashedAt + 2_500) - Date.now()));
+    await sleep(Math.max(clockRunsOut + 500, crashedAt + 2_500) - Date.now());
     await pair.promoteStandby();
     await waitFor('the service to write on the new primary', async () => ((await httpB().post('/api/matches').send({ players: ['A', 'B', 'C'] })).status === 201 ? true : null), 30_000);
     // The person whose clock ran out while nobody could move still has the turn: the sweeper waits
     // CLOCK_OUTAGE_GRACE_MS once the database is back before it times anyone out. (The person takes a
     // second: without the grace, the sweeper, every 250 ms, would have timed them out by then.)
-    await new Promise((r) => setTimeout(r, 1_000));
+    await sleep(1_000);
     await playOneAction(httpB, clocked);
     const clockedMoved = (await eventsOf(httpB, clocked.id)).map((e) => e.type);
     expect(clockedMoved).not.toContain('TurnTimedOut');
@@ -152,7 +153,7 @@ describe('a replicated database: following the primary through a failover', () =
     while (lastId < version && Date.now() < deadline) {
       // A client resumes once its stream has ended; one kept open through the failover goes on by itself.
       if (!firstEnded) {
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
         continue;
       }
       const next = new AbortController();
@@ -172,7 +173,7 @@ describe('a replicated database: following the primary through a failover', () =
     // A live wake-up after the failover: an append by B reaches A's open stream.
     const live = new AbortController();
     const liveReading = readStream(live.signal).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     await playOneAction(httpB, match, pick);
     await waitFor('the stream on A to hear B', async () => (lastId === version + 1 ? true : null), 10_000);
     live.abort();

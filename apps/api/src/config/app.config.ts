@@ -32,6 +32,7 @@ export interface AppConfig {
   botSweepMs: number;
   /** How often this process looks for turn clocks that ran out (on any instance's matches). */
   clockSweepMs: number;
+  /** How long after the database was away nobody is timed out: its outage must not cost a person the turn. */
   clockOutageGraceMs: number;
   /** The strategy that stands in for a person whose clock ran out or who is away. */
   standInBot: StrategyName;
@@ -78,7 +79,6 @@ export const appConfig = registerAs('app', (): AppConfig => {
     botSweepMs: envInteger('BOT_SWEEP_MS', 10_000, 0, 86_400_000),
     // Short: a stand-in's move is due within a second of the deadline, on whichever instance sweeps first.
     clockSweepMs: envInteger('CLOCK_SWEEP_MS', 250, 50, 60_000),
-    // Time for a person to act again once the database is back: its outage must not cost them the turn.
     clockOutageGraceMs: envInteger('CLOCK_OUTAGE_GRACE_MS', 10_000, 0, 600_000),
     standInBot: standInBot(process.env.STAND_IN_BOT || 'strong'),
     oidc: oidcConfig(),
