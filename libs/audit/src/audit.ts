@@ -330,8 +330,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   }
   const defined = (o: object) => Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
   const keys = defined(a);
-  const otherKeys = defined(b);
-  return keys.length === otherKeys.length && keys.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  // A key of `a` must be one of `b`'s defined ones: an undefined value there is no property, not null.
+  const otherKeys = new Set(defined(b));
+  return keys.length === otherKeys.size && keys.every((k) => otherKeys.has(k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** What JSON.stringify writes null for: undefined (as an item), NaN and the infinities. */

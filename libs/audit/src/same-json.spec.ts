@@ -28,6 +28,7 @@ describe('sameJson', () => {
     expect(sameJson({ deal: 1, seat: 2, card: 'AS' }, { card: 'AS', seat: 2, deal: 1 })).toBe(true);
     expect(sameJson({ deal: 1, seat: 2, card: 'AS' }, { deal: 1, seat: 2, card: 'KS' })).toBe(false);
     expect(sameJson({ deal: 1, shuffle: undefined }, { deal: 1 })).toBe(true);
+    expect(sameJson({ a: null }, { c: null, a: undefined })).toBe(false);
     expect(sameJson({ deal: 1, shuffle: null }, { deal: 1 })).toBe(false);
     expect(sameJson({ cards: ['AS', 'KS'] }, { cards: ['KS', 'AS'] })).toBe(false);
     expect(sameJson({ cards: [] }, { cards: {} })).toBe(false);

@@ -184,9 +184,10 @@ export function seated(id, token) {
         again = false;
         const [view, scorecard] = await Promise.all([call('GET', `${api}/view`, { token }), call('GET', `${api}/scorecard`)]);
         if (state.view && view.version < state.view.version) continue; // an older answer: keep the newer
-        // The two reads are not one snapshot: a scorecard read just before the last move would leave
-        // the last deal unsummarised (no event follows the match's end to wake the page again).
-        if (view.status === 'finished' && !scorecard.finished && stale++ < 5) {
+        // The two reads are not one snapshot, and no event follows the match's end to wake the page
+        // again: a scorecard read just before the last move would leave the last deal unsummarised, and
+        // one read just after it would draw the ended match over a view from before its last card.
+        if ((view.status === 'finished') !== scorecard.finished && stale++ < 5) {
           await new Promise((resolve) => setTimeout(resolve, 200));
           again = true;
           continue;
