@@ -5,11 +5,14 @@ import { MetricsService } from '../apps/api/src/metrics/metrics.service';
 import { startLoadBalancer, type LoadBalancer, type Routing } from '../bench/load-balancer';
 import { startTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
+import { withEnv } from './support/env';
 import { createMatch, playOneAction, seededPick } from './support/player';
 import { listenLocal } from './support/server';
 
 // nginx with the reference deployment's config (docker/nginx/bismarck.conf, run as bench/load-balancer.ts
-// runs it; scripts/ensure.sh installs it) in front of two api instances on one database.
+// runs it; scripts/ensure.sh installs it) in front of two api instances on one database, set as the
+// deployment sets them (TRUST_PROXY=1), with a creation limit a test can reach.
+const CREATES_PER_ADDRESS = 10;
 describe('two api instances behind nginx (docker/nginx/bismarck.conf)', () => {
   let db: TestDatabase;
   let instances: TestApp[];
@@ -17,7 +20,8 @@ describe('two api instances behind nginx (docker/nginx/bismarck.conf)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrations: [] });
-    instances = [await startTestApp(db), await startTestApp(db)];
+    const env = { TRUST_PROXY: '1', RATE_LIMIT_CREATES_PER_ADDRESS: String(CREATES_PER_ADDRESS) };
+    instances = [await withEnv(env, () => startTestApp(db)), await withEnv(env, () => startTestApp(db))];
     ports = await Promise.all(instances.map(async (t) => Number(new URL(await listenLocal(t.app)).port)));
   }, 60_000);
   afterAll(async () => {
@@ -99,6 +103,19 @@ describe('two api instances behind nginx (docker/nginx/bismarck.conf)', () => {
         await reading;
       }
       expect(received.map((e) => e.version)).toEqual(received.map((_, i) => i + 1));
+    });
+  }, 60_000);
+
+  it('counts each client by the address nginx saw: X-Forwarded-For entries a client forges change nothing', async () => {
+    await through('oneInstance', async (_, http) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < CREATES_PER_ADDRESS + 2; i++) {
+        const forged = `203.0.113.${i + 1}, 198.51.100.${i + 1}`;
+        statuses.push((await http().post('/api/matches').set('X-Forwarded-For', forged).send({ players: ['A', 'B', 'C'] })).status);
+      }
+      // Earlier tests of this file created some matches from this address too: fewer may be left.
+      expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(CREATES_PER_ADDRESS);
+      expect(statuses.slice(-2)).toEqual([429, 429]);
     });
   }, 60_000);
 });

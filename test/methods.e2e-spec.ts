@@ -7,9 +7,16 @@ import { listenLocal } from './support/server';
 // Every path the service has, asked with every common method: a method the path has is never 405;
 // any other is 405 problem+json METHOD_NOT_ALLOWED whose `Allow` lists exactly the path's methods
 // (RFC 9110 §15.5.6), and changes nothing. The paths come from the served OpenAPI document, so a new
-// route joins by being documented; the pages and files it leaves out are listed below.
+// route joins by being documented; the pages and files it leaves out are listed below. The admin routes
+// are on here (ADMIN_TOKEN), so they are paths like any other; off, they answer 404 to every method
+// (test/routes.e2e-spec.ts).
+// Each test below sends a few hundred requests: on a busy two-core machine that takes longer than
+// jest's default 5 s, hence the explicit timeouts.
 
-const t = useTestApp();
+const t = useTestApp(
+  () => (process.env.ADMIN_TOKEN = 'methods-admin-token-0123456789'),
+  () => delete process.env.ADMIN_TOKEN,
+);
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS'];
 /** What the document leaves out, with the methods each answers. */
 const UNDOCUMENTED: [path: string, methods: string[]][] = [
@@ -70,7 +77,9 @@ const eventCount = async (): Promise<number> => Number((await t.app.get(DataSour
 describe('405 Method Not Allowed, with Allow, on every path the service has', () => {
   it('covers every path of the OpenAPI document and the pages and files beside it', () => {
     expect(paths.length).toBeGreaterThanOrEqual(30);
-    expect(paths.map((p) => p.path)).toEqual(expect.arrayContaining(['/health', '/metrics', '/api/matches', '/play', '/play/{id}', '/viewer/{id}', '/api/matches/{id}/events/stream']));
+    expect(paths.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['/health', '/metrics', '/api/matches', '/play', '/play/{id}', '/viewer/{id}', '/api/matches/{id}/events/stream', '/api/admin/rebuild']),
+    );
   });
 
   it('never answers 405 to a method the document lists for the path', async () => {
@@ -82,7 +91,7 @@ describe('405 Method Not Allowed, with Allow, on every path the service has', ()
       }
     }
     expect(refused).toEqual([]);
-  });
+  }, 120_000);
 
   it('answers every other method 405 problem+json METHOD_NOT_ALLOWED with the Allow of the path, and appends nothing', async () => {
     const before = await eventCount();
@@ -109,14 +118,14 @@ describe('405 Method Not Allowed, with Allow, on every path the service has', ()
     }
     expect(wrong).toEqual([]);
     expect(await eventCount()).toBe(before);
-  });
+  }, 120_000);
 
   it('answers OPTIONS on a known path 204 with its Allow and no body (CORS off)', async () => {
     for (const { path, url, methods } of paths) {
       const res = await send('OPTIONS', url);
       expect({ path, status: res.status, allow: allowOf(res), text: res.text }).toEqual({ path, status: 204, allow: expectedAllow(methods), text: '' });
     }
-  });
+  }, 60_000);
 
   it('refuses the method before reading the body: a body that is not JSON, or not valid, is still 405', async () => {
     const match = await createMatch(t.http);
@@ -130,12 +139,12 @@ describe('405 Method Not Allowed, with Allow, on every path the service has', ()
       [405, 'METHOD_NOT_ALLOWED'],
     ]);
     expect(await eventCount()).toBe(before);
-  });
+  }, 60_000);
 
   it('still answers an unknown path 404 NOT_FOUND, whatever the method, without Allow', async () => {
     for (const [method, url] of [['GET', '/nothing-here'], ['DELETE', '/api/nothing-here'], ['OPTIONS', '/api/matches-nope'], ['POST', '/healthz'], ['PUT', '/play/1/more']]) {
       const res = await send(method, url);
       expect({ url, method, status: res.status, code: JSON.parse(res.text).code, allow: res.headers.allow }).toEqual({ url, method, status: 404, code: 'NOT_FOUND', allow: undefined });
     }
-  });
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger as Pino } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
+import { adminRoutesOff } from './admin/admin.guard';
 import { appConfig, type AppConfig } from './config/app.config';
 import { edgeConfig, type EdgeConfig } from './config/edge.config';
 import { CONTACT, LICENSE } from './docs/about';
@@ -51,11 +52,13 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
   const players = app.get(PlayersService);
-  applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY), (token) => players.playerForLimits(token));
+  applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY), (token) => players.playerForLimits(token), adapter.routes);
+  const config = app.get<string | symbol, AppConfig>(appConfig.KEY);
+  if (config.adminToken === null) app.use('/api/admin', adminRoutesOff);
   // Before the body parser: a method the path does not have is refused with its body unread. The
   // table it reads is complete once the app is initialised, before the first request.
   app.use(methodNotAllowed(adapter.routes));
-  app.use(jsonBody(app.get<string | symbol, AppConfig>(appConfig.KEY).bodyLimit));
+  app.use(jsonBody(config.bodyLimit));
   app.useGlobalPipes(new ProblemValidationPipe());
   // Errors raised by Express middleware (body parsing) never reach Nest's filters: answer them the same way.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -1,5 +1,6 @@
 import { registerAs } from '@nestjs/config';
-import { envInteger } from './env';
+import { isIP } from 'node:net';
+import { envInteger, SettingError } from './env';
 
 /** What faces client developers: live streams, rate limits, CORS. Read from the environment once. */
 export interface EdgeConfig {
@@ -36,10 +37,10 @@ export interface EdgeConfig {
   /** Origins allowed by CORS: null = CORS off (no headers), ['*'] = any origin. */
   corsOrigins: string[] | null;
   /**
-   * Express's `trust proxy`: the proxies (a hop count, or addresses, subnets and names such as
-   * `loopback` or `uniquelocal`) whose X-Forwarded-For names the client the limits count; false: none.
+   * Express's `trust proxy`: the proxies whose X-Forwarded-For names the client the limits count, as
+   * the number of them in front of the service or their exact addresses; false: none (parseTrustProxy).
    */
-  trustProxy: false | number | string;
+  trustProxy: TrustProxy;
 }
 
 /** Read through Nest only, like appConfig: `@Inject(edgeConfig.KEY)` or `app.get(edgeConfig.KEY)`. */
@@ -64,12 +65,38 @@ export const edgeConfig = registerAs('edge', (): EdgeConfig => {
     headersTimeoutMs: envInteger('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: envInteger('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     corsOrigins: cors === '' ? null : cors.split(',').map((o) => o.trim()).filter(Boolean),
-    trustProxy: envTrustProxy(),
+    trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
   };
 });
 
-function envTrustProxy(): false | number | string {
-  const raw = (process.env.TRUST_PROXY ?? '').trim();
-  if (raw === '' || raw === 'false') return false;
-  return /^\d+$/.test(raw) ? Number(raw) : raw;
+/** None, a hop count, or exact addresses: the forms of Express's `trust proxy` that no client can fall inside. */
+export type TrustProxy = false | number | string[];
+
+/** More proxies than any deployment chains in front of one service: a larger count is a typo. */
+const MAX_HOPS = 10;
+
+/**
+ * TRUST_PROXY: unset, empty, `false` or `0` (no proxy: X-Forwarded-For is ignored), the number of
+ * proxies in front (`1` behind one nginx: the address it appends is the client's), or a comma-separated
+ * list of their exact IPv4/IPv6 addresses. A range or a name (`10.0.0.0/8`, `loopback`, `uniquelocal`)
+ * is refused: a client inside it, such as another container on the proxy's network, would be trusted
+ * as a proxy and choose, by the X-Forwarded-For it sends, the address every per-address limit counts.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const raw = (value ?? '').trim();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= MAX_HOPS) return hops;
+    throw new SettingError(`TRUST_PROXY must be the number of proxies in front of the service (at most ${MAX_HOPS}) or their addresses, got "${raw}"`);
+  }
+  const addresses = raw.split(',').map((a) => a.trim());
+  const wrong = addresses.filter((a) => isIP(a) === 0 || a.includes('%'));
+  if (wrong.length === 0) return addresses;
+  throw new SettingError(
+    `TRUST_PROXY must be the number of proxies in front of the service or a comma-separated list of their exact IP addresses, got "${raw}": ` +
+      `${wrong.map((w) => `"${w}"`).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} no IP address, and a range or a name (loopback, uniquelocal, a subnet) would trust ` +
+      'every client inside it to name its own address in X-Forwarded-For. Write the hop count instead, e.g. TRUST_PROXY=1 behind one nginx, ' +
+"or the proxy's own address, e.g. TRUST_PROXY=10.0.0.5",
+  );
 }

@@ -14,8 +14,6 @@ describe('RouteTable: the methods a path answers, as Express routes them', () =>
     ['a path with two routes', '/api/matches', ['GET', 'HEAD', 'POST', 'OPTIONS']],
     ['a parameter', '/api/matches/abc', ['GET', 'HEAD', 'OPTIONS']],
     ['a command (no GET, so no HEAD)', '/api/matches/abc/play', ['POST', 'OPTIONS']],
-    ['case-insensitive, as Express matches', '/API/Matches', ['GET', 'HEAD', 'POST', 'OPTIONS']],
-    ['a trailing slash, as Express matches', '/api/matches/', ['GET', 'HEAD', 'POST', 'OPTIONS']],
     ['one of several paths of a route', '/play/abc', ['GET', 'HEAD', 'OPTIONS']],
     ['a mount, at its root', '/docs', ['GET', 'HEAD', 'OPTIONS']],
     ['a mount, below it', '/docs/swagger-ui.css', ['GET', 'HEAD', 'OPTIONS']],
@@ -24,9 +22,12 @@ describe('RouteTable: the methods a path answers, as Express routes them', () =>
     expect(table.allowed(path)).toEqual(allowed);
   });
 
-  it.each([['/nothing'], ['/api/matches/abc/unknown'], ['/api'], ['/docsx'], ['/play/a/b']])('an unknown path (%s) has no methods: it stays 404', (path) => {
-    expect(table.allowed(path)).toBeNull();
-  });
+  it.each([['/nothing'], ['/api/matches/abc/unknown'], ['/api'], ['/docsx'], ['/play/a/b'], ['/API/Matches'], ['/api/Matches'], ['/api/matches/'], ['/play/'], ['/api/matches/abc/Play']])(
+    'an unknown path (%s) has no methods: it stays 404 (routing is case-sensitive and strict, as Express is told)',
+    (path) => {
+      expect(table.allowed(path)).toBeNull();
+    },
+  );
 
   it.each([
     ['GET', '/api/matches/abc', true],
@@ -37,6 +38,26 @@ describe('RouteTable: the methods a path answers, as Express routes them', () =>
     ['TRACE', '/anything/1', true],
   ])('%s %s is answered by a route: %s', (method, path, answered) => {
     expect(table.answers(method, path)).toBe(answered);
+  });
+
+  it.each([
+    ['POST', '/api/matches', { method: 'POST', path: '/api/matches' }],
+    ['POST', '/api/matches/abc/play', { method: 'POST', path: '/api/matches/:id/play' }],
+    ['HEAD', '/api/matches/abc', { method: 'GET', path: '/api/matches/:id' }],
+    ['PUT', '/anything/1', { method: ALL, path: '/anything/:x' }],
+    ['POST', '/api/matches/', undefined],
+    ['POST', '/api/Matches', undefined],
+    ['DELETE', '/api/matches', undefined],
+  ])('%s %s reaches the route %j', (method, path, route) => {
+    expect(table.routeOf(method, path)).toEqual(route);
+  });
+
+  it('names the first route registered that matches, as Express tries them in order', () => {
+    const ordered = new RouteTable();
+    ordered.add('GET', '/players/me');
+    ordered.add('GET', '/players/:id');
+    expect([ordered.routeOf('GET', '/players/me')?.path, ordered.routeOf('GET', '/players/p1')?.path]).toEqual(['/players/me', '/players/:id']);
+    expect([ordered.has({ method: 'GET', path: '/players/:id' }), ordered.has({ method: 'POST', path: '/players/:id' })]).toEqual([true, false]);
   });
 
   it('refuses a path it cannot read, at start-up rather than with wrong answers', () => {

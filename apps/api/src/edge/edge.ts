@@ -3,16 +3,19 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Server } from 'node:http';
 import type { EdgeConfig } from '../config/edge.config';
-import { SettingError } from '../config/env';
+import type { RouteTable } from './allowed-methods';
 import { answerClientErrors } from './client-errors';
 import { rateLimiter, type RateLimitOptions } from './rate-limit';
 
 /**
  * What every request meets before the routes: security headers (helmet), CORS when configured, and
- * the rate limits on /api (per player too: `playerOf` names a token's player). Called once from createApp, before the body parser.
+ * the rate limits on /api (per player too: `playerOf` names a token's player; the per-route limits go
+ * by the route of `routes` a request will reach). Called once from createApp, before the body parser.
  */
-export function applyEdge(app: NestExpressApplication, config: EdgeConfig, playerOf: RateLimitOptions['playerOf']): void {
-  trustProxy(app, config.trustProxy);
+export function applyEdge(app: NestExpressApplication, config: EdgeConfig, playerOf: RateLimitOptions['playerOf'], routes: RouteTable): void {
+  // Behind a load balancer (docs/operations.md) every request comes from its address: the limits count
+  // the client that X-Forwarded-For names, as far back as the trusted proxies go (parseTrustProxy).
+  if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
   const cors = config.corsOrigins;
   // Helmet's own policy is off: /api gets the narrowest one below, every HTML page HTML_POLICY.
   app.use(precomputed(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: cors ? 'cross-origin' : 'same-origin' } })));
@@ -37,6 +40,7 @@ export function applyEdge(app: NestExpressApplication, config: EdgeConfig, playe
       perPlayer: config.rateLimitPerPlayer,
       createsPerPlayer: config.createsPerPlayer,
       playerOf,
+      routeOf: (method, path) => routes.routeOf(method, path),
       windowMs: config.rateLimitWindowMs,
     }),
   );
@@ -131,17 +135,4 @@ export function precomputed(middleware: (req: Request, res: Response, next: Next
     for (const [name, value] of set) res.setHeader(name, value);
     next();
   };
-}
-
-/**
- * Behind a load balancer (docs/operations.md) every request comes from its address: with TRUST_PROXY
- * the limits count the client that X-Forwarded-For names, as far back as the trusted proxies go.
- */
-function trustProxy(app: NestExpressApplication, trusted: EdgeConfig['trustProxy']): void {
-  if (trusted === false) return;
-  try {
-    app.set('trust proxy', trusted);
-  } catch (error) {
-    throw new SettingError(`TRUST_PROXY must be a hop count or addresses, subnets and names (loopback, uniquelocal, …), got "${String(trusted)}": ${(error as Error).message}`);
-  }
 }

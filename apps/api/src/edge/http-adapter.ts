@@ -4,15 +4,27 @@
 // exits. So, from the first step of the shutdown, every answer says `Connection: close` (the client
 // goes elsewhere, to a new connection), idle sockets are closed, and whatever is still open after a
 // grace period is destroyed. The adapter also notes every route registered through it, for the 405s
-// (allowed-methods.ts).
+// and the per-route limits (allowed-methods.ts), and routes strictly: one route per path.
+import express, { type Express } from 'express';
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { SOCKET_TAKEN_OVER } from '../live/sse-socket';
-import { ALL, RouteTable } from './allowed-methods';
+import { ALL, ROUTING, RouteTable } from './allowed-methods';
 
 /** How long a stopping server waits for answers in flight before it cuts the connections left. */
 export const SHUTDOWN_GRACE_MS = 5_000;
+
+/**
+ * An Express application that routes by ROUTING. Express reads the two settings once, when it creates
+ * its router, which ExpressAdapter's constructor does (its first `use`): so before that, here.
+ */
+function strictExpress(): Express {
+  const app = express();
+  app.set('case sensitive routing', ROUTING.caseSensitive);
+  app.set('strict routing', ROUTING.strict);
+  return app;
+}
 
 export class GracefulExpressAdapter extends ExpressAdapter {
   private closing = false;
@@ -25,7 +37,7 @@ export class GracefulExpressAdapter extends ExpressAdapter {
   readonly routes = new RouteTable();
 
   constructor(private readonly graceMs = SHUTDOWN_GRACE_MS) {
-    super();
+    super(strictExpress());
   }
 
   // Nest's router registers each route of a controller through one of these: noted, then passed on.

@@ -2,6 +2,7 @@ import { json } from 'body-parser';
 import bytes from 'bytes';
 import { parse as parseContentType } from 'content-type';
 import type { NextFunction, Request, Response } from 'express';
+import type { Socket } from 'node:net';
 import { pointerOf } from '../problem/field-errors';
 import { JSON_MEDIA_TYPES, unsupportedMediaType } from '../problem/media-type';
 import { ProblemException } from '../problem/problem';
@@ -54,13 +55,55 @@ function pathOf(node: Node): string[] {
 }
 
 /**
+ * What a connection closed after a refused body still reads, and drops, once the answer is out: up to
+ * 1 MiB or 2 s, whichever comes first (RFC 9112 §9.6).
+ */
+export const LINGER = { bytes: 1024 * 1024, ms: 2_000 };
+
+/**
+ * Closes the connection after this answer as RFC 9112 §9.6 asks: the answer sent, the sending side
+ * closed, and the client's body read on and dropped for a bounded while before the connection ends.
+ * Closed at once, the body still arriving makes the TCP stack answer with a reset, and a reset can
+ * destroy the answer before a client busy sending has read it.
+ */
+export function closeAfterLinger(req: Request, res: Response, linger = LINGER): void {
+  res.setHeader('Connection', 'close');
+  const socket = req.socket;
+  let read = -1; // counting starts once the answer is out
+  let timer: NodeJS.Timeout | undefined;
+  const done = (): void => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  // Listening now, before the answer: Node's HTTP parser then reads the socket through this stream,
+  // which the dropped request resumes after the answer. (Added after the answer, on a socket the parser
+  // had paused for a request nobody read, the listener got nothing: Node 20.)
+  socket.on('data', (chunk: Buffer) => {
+    if (read >= 0 && (read += chunk.length) > linger.bytes) done();
+  });
+  // Node ends the socket of a `Connection: close` answer, once it is written, with destroySoon()
+  // (end, then destroy as soon as flushed): this one ends, reads on, and is destroyed when the client
+  // ends too or the bound is reached.
+  socket.destroySoon = function lingerThenDestroy(this: Socket): void {
+    this.end();
+    read = 0;
+    timer = setTimeout(done, linger.ms);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    if (this.readableEnded) done();
+    else this.once('end', done);
+  };
+}
+
+/**
  * The JSON body parser with its guards, as one middleware (each Express layer costs every request a
- * few microseconds): a declared Content-Length over the limit is refused before a byte is read and
- * the connection closed (body-parser alone would read, and throw away, the whole body first); a body
- * that is not JSON is refused with 415, not skipped (skipped, a form would fail validation as if it
- * were missing, and a command that takes no body would go through without it); the parsed body must
- * pass assertJsonShape. A request without a body (no Content-Length, or 0, and no Transfer-Encoding)
- * passes whatever its Content-Type says: `POST …/deal` needs none, and clients send it bare.
+ * few microseconds): a declared Content-Length over the limit is refused before a byte is read, and
+ * the connection closed after a bounded linger (closeAfterLinger; body-parser alone would read, and
+ * throw away, the whole body first); a body that is not JSON is refused with 415, not skipped
+ * (skipped, a form would fail validation as if it were missing, and a command that takes no body
+ * would go through without it); the parsed body must pass assertJsonShape. A request without a body
+ * (no Content-Length, or 0, and no Transfer-Encoding) passes whatever its Content-Type says:
+ * `POST …/deal` needs none, and clients send it bare.
  */
 export function jsonBody(limit: string): (req: Request, res: Response, next: NextFunction) => void {
   const max = bytes.parse(limit) ?? Infinity;
@@ -69,7 +112,7 @@ export function jsonBody(limit: string): (req: Request, res: Response, next: Nex
   return (req, res, next) => {
     const declared = Number(req.headers['content-length']);
     if (declared > max) {
-      res.setHeader('Connection', 'close');
+      closeAfterLinger(req, res);
       return next(new ProblemException('PAYLOAD_TOO_LARGE', `The body is declared as ${declared} bytes; at most ${max} are accepted.`));
     }
     if (!(declared > 0) && req.headers['transfer-encoding'] === undefined) return next();

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { problemBody, sendProblem } from '../problem/problem';
+import type { Route } from './allowed-methods';
 import { bearerToken, clientAddress } from './caller';
 
 export interface RateLimitOptions {
@@ -8,9 +9,9 @@ export interface RateLimitOptions {
   /** Requests per window per client address; 0: no limit. */
   readonly perAddress: number;
   readonly windowMs: number;
-  /** Creations (POST /api/matches, forks, POST /api/players) per window per client address, on top of the above; 0: no limit. */
+  /** Requests to CREATION_ROUTES per window per client address, on top of the above; 0: no limit. */
   readonly createsPerAddress?: number;
-  /** GETs of a match's audit, export and notation per window per client address, on top of the above; 0: no limit. */
+  /** Requests to WHOLE_MATCH_READ_ROUTES per window per client address, on top of the above; 0: no limit. */
   readonly wholeMatchReadsPerAddress?: number;
   /** Requests per window per player, all its tokens together; 0: no limit. */
   readonly perPlayer?: number;
@@ -18,13 +19,30 @@ export interface RateLimitOptions {
   readonly createsPerPlayer?: number;
   /** The player a bearer credential acts for (null: none, or not a player's); at once when it knows (a seat token, a cached one). */
   readonly playerOf?: (token: string) => string | null | Promise<string | null>;
+  /** The route the router will hand a request to (RouteTable.routeOf): the per-route limits go by it, never by the path's text. */
+  readonly routeOf: (method: string, path: string) => Route | undefined;
   readonly now?: () => number;
 }
 
-/** POST /api/matches/{id}/fork (the path as seen under /api). */
-const FORK_PATH = /^\/matches\/[^/]+\/fork\/?$/;
-/** The reads that go through a whole match's log: GET …/audit, …/export, …/notation. */
-const WHOLE_MATCH_PATH = /^\/matches\/[^/]+\/(?:audit|export|notation)\/?$/i;
+/**
+ * The routes that create a match or an account, each of which stays in the log for good. A rematch is
+ * not one of them: there is one per finished match, so finishing matches bounds them (docs/clients.md).
+ */
+export const CREATION_ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/api/matches' },
+  { method: 'POST', path: '/api/players' },
+  { method: 'POST', path: '/api/matches/:id/fork' },
+];
+/** The reads that go through a whole match's log (a HEAD reaches the same route, and costs the same). */
+export const WHOLE_MATCH_READ_ROUTES: readonly Route[] = [
+  { method: 'GET', path: '/api/matches/:id/audit' },
+  { method: 'GET', path: '/api/matches/:id/export' },
+  { method: 'GET', path: '/api/matches/:id/notation' },
+];
+
+const keyOf = (route: Route): string => `${route.method} ${route.path}`;
+const CREATES = new Set(CREATION_ROUTES.map(keyOf));
+const WHOLE_MATCH_READS = new Set(WHOLE_MATCH_READ_ROUTES.map(keyOf));
 
 interface Window {
   count: number;
@@ -41,6 +59,7 @@ interface Window {
 export function rateLimiter(options: RateLimitOptions): (req: Request, res: Response, next: NextFunction) => void {
   const now = options.now ?? Date.now;
   const windows = new Map<string, Window>();
+  const perRoute = Boolean(options.createsPerAddress || options.createsPerPlayer || options.wholeMatchReadsPerAddress);
   let sweepAt = now() + options.windowMs;
 
   const hit = (key: string, limit: number, t: number): { remaining: number; reset: number; limit: number } => {
@@ -74,12 +93,15 @@ export function rateLimiter(options: RateLimitOptions): (req: Request, res: Resp
     if (options.perAddress > 0) checks.push(hit(`a:${address}`, options.perAddress, t));
     if (options.perToken > 0 && token !== undefined) checks.push(hit(`t:${token}`, options.perToken, t));
     if (player !== null && options.perPlayer) checks.push(hit(`p:${player}`, options.perPlayer, t));
+    // Mounted under /api: the route is looked up by the whole path, as the router will see it.
+    const matched = perRoute ? options.routeOf(req.method, req.baseUrl + req.path) : undefined;
+    const route = matched && keyOf(matched);
     // Every match and every account stays in the log for good: creating them (a fork too) has a tighter limit of its own.
-    const creates = req.method === 'POST' && (req.path === '/matches' || req.path === '/players' || FORK_PATH.test(req.path));
+    const creates = route !== undefined && CREATES.has(route);
     if (creates && options.createsPerAddress) checks.push(hit(`c:${address}`, options.createsPerAddress, t));
     if (creates && player !== null && options.createsPerPlayer) checks.push(hit(`cp:${player}`, options.createsPerPlayer, t));
     // An audit re-decides every move of the match: a hundred commands' worth of CPU for one request.
-    if (options.wholeMatchReadsPerAddress && req.method === 'GET' && WHOLE_MATCH_PATH.test(req.path)) {
+    if (options.wholeMatchReadsPerAddress && route !== undefined && WHOLE_MATCH_READS.has(route)) {
       checks.push(hit(`w:${address}`, options.wholeMatchReadsPerAddress, t));
     }
     if (checks.length === 0) return next();
