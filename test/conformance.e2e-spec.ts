@@ -100,3 +100,56 @@ describe('requests drawn from the OpenAPI document', () => {
     expect(seen.some((s) => s === 409)).toBe(true);
   }, 300_000);
 });
+
+// Calls racing each other on one account, each answer held to the document as it is (the watch checks
+// them all too): the same request three times at once, and every operation on the caller's account at
+// once with its deletion. Whichever is decided after the deletion is answered as the credential is a
+// moment later (401), never an answer its operation does not declare.
+describe('racing calls on one account', () => {
+  const ROUNDS = 8;
+  type Sent = { method: string; url: string; status: number; contentType: string | undefined; text: string };
+  const send = async (method: 'get' | 'post' | 'patch' | 'delete', url: string, token: string, body?: unknown): Promise<Sent> => {
+    const call = t.http()[method](url).set('Authorization', `Bearer ${token}`);
+    const res = await (body === undefined ? call : call.send(body as object));
+    return { method: method.toUpperCase(), url, status: res.status, contentType: res.headers['content-type'], text: res.text ?? '' };
+  };
+  const judged = (answers: Sent[]) => answers.map((a) => ({ ...a, reasons: t.contract.judge(a.method, a.url, a.status, a.contentType, a.text ? Buffer.from(a.text) : null) }));
+  const register = async (name: string): Promise<{ token: string; tokenId: string }> => (await t.http().post('/api/players').send({ name }).expect(201)).body;
+
+  it('DELETE /api/players/me three times at once: one 204, the others 401, each declared', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { token } = await register(`Racer ${round}`);
+      const answers = judged(await Promise.all([0, 1, 2].map(() => send('delete', '/api/players/me', token))));
+      for (const a of answers) expect({ status: a.status, reasons: a.reasons }).toEqual({ status: a.status === 204 ? 204 : 401, reasons: [] });
+      expect(answers.filter((a) => a.status === 204).length).toBeGreaterThanOrEqual(1);
+      await t.http().get('/api/players/me').set('Authorization', `Bearer ${token}`).expect(401);
+    }
+  }, 120_000);
+
+  it("rename, token creation, revocation, the profile and the matches racing the account's deletion: each answer declared by its operation", async () => {
+    const seen = new Map<string, Set<number>>();
+    for (let round = 0; round < ROUNDS; round++) {
+      const { token, tokenId } = await register(`Leaver ${round}`);
+      const second = (await t.http().post('/api/players/me/tokens').set('Authorization', `Bearer ${token}`).expect(201)).body;
+      const calls: Promise<Sent>[] = [
+        send('patch', '/api/players/me', token, { name: `Renamed ${round}` }),
+        send('post', '/api/players/me/tokens', token),
+        send('delete', `/api/players/me/tokens/${second.tokenId}`, token),
+        send('get', '/api/players/me', token),
+        send('get', '/api/players/me/matches', token),
+        send('delete', `/api/players/me/tokens/${tokenId}`, second.token),
+      ];
+      // The deletion among them, at a different place each round.
+      calls.splice(round % (calls.length + 1), 0, send('delete', '/api/players/me', token));
+      for (const a of judged(await Promise.all(calls))) {
+        expect({ call: `${a.method} ${a.url}`, status: a.status, reasons: a.reasons }).toEqual({ call: `${a.method} ${a.url}`, status: a.status, reasons: [] });
+        expect(a.status).toBeLessThan(500);
+        expect(a.status).not.toBe(404);
+        const key = `${a.method} ${a.url.replace(/tok_[\w-]+/, '{tokenId}')}`;
+        seen.set(key, (seen.get(key) ?? new Set()).add(a.status));
+      }
+    }
+    // The deletion raced something each round: some calls came after it.
+    expect([...seen.values()].some((s) => s.has(401))).toBe(true);
+  }, 120_000);
+});

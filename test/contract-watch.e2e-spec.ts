@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { useTestApp } from './support/app';
 import { createMatch } from './support/player';
 
@@ -52,5 +53,40 @@ describe('the contract watch', () => {
     expect(t.contract.judge('GET', '/api/matches?limit=1', 200, 'application/json', json({ items: [], nextCursor: null }))).toEqual([]);
     expect(t.contract.judge('HEAD', `/api/matches/${id}`, 200, 'application/json', Buffer.alloc(0))).toEqual([]);
     expect(t.contract.judge('GET', '/docs/swagger-ui.css', 200, 'text/css', Buffer.from('body{}'))).toEqual([]);
+  });
+});
+
+describe('the contract watch, on credentials in answers', () => {
+  const jwt = 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsifQ.eyJzdWIiOiJhc3RyaWQifQ.c2lnbmF0dXJlLW5vdC1jaGVja2Vk';
+
+  it.each([
+    ["the request's own bearer token", 'bsk_Vq3nY0cJ8mC2fT6kP1xR9wL4hD7sA5eB', { seats: [{ token: 'bsk_Vq3nY0cJ8mC2fT6kP1xR9wL4hD7sA5eB' }] }, /repeats the request's bearer/],
+    ["the request's own JWT", jwt, { token: jwt }, /repeats the request's bearer[^]*holds a JWT/],
+    ['any JWT, not the bearer', undefined, { note: `signed in as ${jwt}` }, /holds a JWT/],
+  ])('refuses an answer that holds %s', (_, bearer, body, reason) => {
+    expect(t.contract.credentialsIn(bearer, json(body)).join('\n')).toMatch(reason);
+  });
+
+  it("refuses the hash of a bearer token it saw, or of a token an earlier answer handed out, and lets a new token through", async () => {
+    const seen = 'bskp_Zb4X0aQm9k2LZb4X0aQm9k2LZb4X0aQm';
+    expect(t.contract.credentialsIn(seen, null)).toEqual([]);
+    const hash = createHash('sha256').update(seen).digest('hex');
+    expect(t.contract.credentialsIn(undefined, json({ tokenHash: hash }))).toEqual(["the answer holds a token's hash"]);
+    expect(t.contract.credentialsIn(undefined, json({ tokenHash: hash.toUpperCase() }))).toEqual(["the answer holds a token's hash"]);
+    // A new match's seat tokens are handed out once (no violation), and their hashes are caught from then on.
+    const match = await createMatch(t.http);
+    expect(t.contract.violations).toEqual([]);
+    const issued = createHash('sha256').update(match.seats[1].token).digest('hex');
+    expect(t.contract.credentialsIn(undefined, json({ hash: issued }))).toEqual(["the answer holds a token's hash"]);
+    // Another 64-hex value (an event's hash) is not a token's.
+    expect(t.contract.credentialsIn(undefined, json({ hash: 'ab'.repeat(32) }))).toEqual([]);
+  });
+
+  it('sees the bearer of a real request: an answer that repeated it would fail the file', async () => {
+    const match = await createMatch(t.http);
+    await t.http().get(`/api/matches/${match.id}/view`).set('Authorization', `Bearer ${match.seats[0].token}`).expect(200);
+    expect(t.contract.violations).toEqual([]);
+    const hash = createHash('sha256').update(match.seats[0].token).digest('hex');
+    expect(t.contract.credentialsIn(undefined, json([hash]))).toEqual(["the answer holds a token's hash"]);
   });
 });

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rebuildDifferences, startTestApp, useTwoTestApps, type TestApp } from './support/app';
 import { startIdentityProvider, type TestIdentityProvider } from './support/oidc';
-import { bearer, playOneAction, seededPick, type CreatedMatch } from './support/player';
+import { bearer, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 import { listenLocal } from './support/server';
 
 // Signing in with the deployment's identity provider (docs/players.md, "Signing in with an identity
@@ -109,6 +109,18 @@ describe('players from an OpenID Connect issuer', () => {
     for (const d of await rebuildDifferences(a.app)) expect(d).toMatchObject({ onlyLive: 0, onlyRebuilt: 0 });
   }, 60_000);
 
+  it('a rematch asked with the JWT answers no credential, and the JWT acts for the same seat there', async () => {
+    const token = await idp.idToken('again', { name: 'Agnes' });
+    const id = (await me(a, token).expect(200)).body.id;
+    const created = (await a.http().post('/api/matches').set(...bearer(token)).send({ players: [{ player: id }, 'Ivo', 'Jon'], options: { schedule: 'quick' } }).expect(201)).body;
+    const match: CreatedMatch = { ...created, seats: created.seats.map((s: { seat: number; token: string }, i: number) => ({ ...s, token: i === 0 ? token : s.token })) };
+    await playToEnd(a.http, match, seededPick(3));
+    const res = await b.http().post(`/api/matches/${created.id}/rematch`).set(...bearer(token)).expect(201);
+    expect(res.body.seats).toEqual([{ seat: 0, name: 'Agnes', token: null }]);
+    for (const part of token.split('.')) expect(res.text).not.toContain(part);
+    expect((await a.http().get(`/api/matches/${res.body.id}/view`).set(...bearer(token)).expect(200)).body.seat).toBe(0);
+  }, 60_000);
+
   it("ends a live stream opened with an ID token when the token expires (with the clock tolerance), and refuses it then", async () => {
     // Expired 25 s ago: within the 30 s tolerance for about 5 s more.
     const token = await idp.sign({ sub: 'short-lived', name: 'Hanna' }, -25);
@@ -176,7 +188,7 @@ describe('players from an OpenID Connect issuer', () => {
     expect((await log(id)).map((e) => e.type)).toEqual(['PlayerRegistered', 'TokenIssued', 'PlayerDeleted']);
   });
 
-  it('answers 503 with Retry-After while the issuer cannot be reached (discovery is tried again at the next token)', async () => {
+  it('answers 503 with Retry-After while the issuer cannot be reached (then at once, until an attempt in the background finds it again)', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
@@ -197,7 +209,7 @@ describe('players from an OpenID Connect issuer', () => {
     } finally {
       await away.stopApp();
     }
-  });
+  }, 30_000);
 
   it('without OIDC_ISSUER a JWT is refused like any unknown token', async () => {
     const plain = await startTestApp(a.db);
@@ -210,5 +222,5 @@ describe('players from an OpenID Connect issuer', () => {
     } finally {
       await plain.stopApp();
     }
-  });
+  }, 30_000);
 });

@@ -11,7 +11,7 @@ import { waitFor } from './support/wait';
 
 // Rematch (POST /api/matches/{id}/rematch, docs/clients.md "Rematch"): a seat of a finished match
 // asks for the next one; every seat, at once or later, is answered the same match, where each person
-// acts with the token they already hold (never shown another's); the finished match's stream carries
+// acts with the token they already hold (no answer shows a token, theirs or another's); the finished match's stream carries
 // RematchOffered to every page still at the table, redacted per caller as before.
 
 const t = useTestApp();
@@ -65,7 +65,7 @@ async function playAsThePerson(id: string, token: string): Promise<void> {
 }
 
 describe('POST /api/matches/{id}/rematch', () => {
-  it('seat 0 asks: 201, the next match with the same names, options and bots, the dealer one seat on, provably fair; only its own seat and token', async () => {
+  it('seat 0 asks: 201, the next match with the same names, options and bots, the dealer one seat on, provably fair; only its own seat, and no token', async () => {
     const finished = await finishedMatch('rematch-first');
     const before = await state(finished.id);
     const res = await rematch(finished.id, finished.seats[0].token).expect(201);
@@ -74,14 +74,14 @@ describe('POST /api/matches/{id}/rematch', () => {
       firstDealer: (finished.firstDealer + 1) % 3,
       seeded: false,
       status: 'playing',
-      seats: [{ seat: 0, name: 'Astrid', token: finished.seats[0].token }],
+      seats: [{ seat: 0, name: 'Astrid', token: null }],
       bots: [],
       rematchOf: finished.id,
     });
     expect(next.id).not.toBe(finished.id);
     expect(next.options).toEqual(before.options);
-    // No other person's token in the answer.
-    for (const seat of finished.seats.slice(1)) expect(JSON.stringify(res.body)).not.toContain(seat.token);
+    // No token in the answer: neither the caller's own nor another person's.
+    for (const seat of finished.seats) expect(res.text).not.toContain(seat.token);
 
     const created = await state(next.id);
     expect(created).toMatchObject({ status: 'playing', seeded: false, dealer: next.firstDealer, rematch: null, forkedFrom: null });
@@ -101,13 +101,13 @@ describe('POST /api/matches/{id}/rematch', () => {
     expect((await t.http().get(`/api/matches/${finished.id}/view`).set(...bearer(finished.seats[1].token)).expect(200)).body.seat).toBe(1);
   }, 60_000);
 
-  it('three seats asking at once get one rematch, each answered its own seat and token only; a later ask appends nothing', async () => {
+  it('three seats asking at once get one rematch, each answered its own seat only; a later ask appends nothing', async () => {
     const finished = await finishedMatch('rematch-race');
     const matches = await matchCount();
     const answers = await Promise.all(finished.seats.map((s) => rematch(finished.id, s.token).expect(201)));
     const ids = new Set(answers.map((a) => a.body.id));
     expect(ids.size).toBe(1);
-    answers.forEach((a, seat) => expect(a.body.seats).toEqual([{ seat, name: finished.seats[seat].name, token: finished.seats[seat].token }]));
+    answers.forEach((a, seat) => expect(a.body.seats).toEqual([{ seat, name: finished.seats[seat].name, token: null }]));
     expect(await matchCount()).toBe(matches + 1);
     expect(await rematchesOf(finished.id)).toEqual([...ids]);
     const offers = (await eventsOf(finished.id)).filter((e) => e.type === 'RematchOffered');
@@ -116,7 +116,7 @@ describe('POST /api/matches/{id}/rematch', () => {
 
     const version = (await state(finished.id)).version;
     const again = await rematch(finished.id, finished.seats[2].token).expect(201);
-    expect(again.body).toMatchObject({ id: [...ids][0], seats: [{ seat: 2, token: finished.seats[2].token }] });
+    expect(again.body).toMatchObject({ id: [...ids][0], seats: [{ seat: 2, token: null }] });
     expect((await state(finished.id)).version).toBe(version);
     expect(await matchCount()).toBe(matches + 1);
   }, 60_000);
@@ -156,7 +156,7 @@ describe('POST /api/matches/{id}/rematch', () => {
     expect((await state(finished.id)).rematch).toBe(id);
     await t.http().get(`/api/matches/${id}`).expect(404);
     const next = (await rematch(finished.id, finished.seats[2].token).expect(201)).body;
-    expect(next).toMatchObject({ id, rematchOf: finished.id, seats: [{ seat: 2, token: finished.seats[2].token }] });
+    expect(next).toMatchObject({ id, rematchOf: finished.id, seats: [{ seat: 2, token: null }] });
     expect((await state(id)).seats.map((s: Json) => s.name)).toEqual(['Astrid', 'Bjørn', 'Cecilia']);
     await t.http().get(`/api/matches/${id}/view`).set(...bearer(finished.seats[0].token)).expect(200);
   }, 60_000);
@@ -206,7 +206,7 @@ describe('POST /api/matches/{id}/rematch', () => {
       { seat: 1, name: finished.seats[1].name, bot: 'greedy' },
       { seat: 2, name: 'Otto', bot: 'random' },
     ]);
-    expect(next.seats).toEqual([{ seat: 0, name: 'Astrid', token }]);
+    expect(next.seats).toEqual([{ seat: 0, name: 'Astrid', token: null }]);
     expect((await state(next.id)).seats).toEqual(finished.seats);
     await playAsThePerson(next.id, token);
     const played = await state(next.id);

@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /**
@@ -13,10 +14,21 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
  * Outside the document: a path it does not list answering 2xx (Swagger UI's and the pages' static
  * files), and the bodies of live event streams (the AsyncAPI document's; their status and media type
  * are checked). Any error answer, on any path, must be a valid problem.
+ *
+ * And no credential in any answer (docs/security.md): no body, on any path, holds the request's own
+ * bearer token, anything shaped like a JWT, or the SHA-256 (hex) of a token the watch has seen, sent as
+ * a bearer or handed out by an earlier answer. A token the answer hands out for the first time (a new
+ * match's seat tokens, a new player's token) is neither.
  */
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 const MAX_BODY = 8 << 20;
+/** A compact JWS or JWE anywhere in a text: base64url segments split by dots, the first a JSON header (`{"` is `eyJ`). */
+const JWT_ANYWHERE = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/;
+/** The opaque tokens this service hands out (seat `bsk_`, player `bskp_`). */
+const OPAQUE_TOKENS = /(?<![A-Za-z0-9_-])bskp?_[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])/g;
+const HEX_64 = /(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/gi;
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 interface Route {
   method: string;
@@ -33,6 +45,8 @@ export class ContractWatch {
   private readonly ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction>();
+  /** The SHA-256 (hex) of every token seen: each request's bearer, each token an answer handed out. */
+  private readonly tokenHashes = new Set<string>();
 
   constructor(private readonly document: Json) {
     addFormats(this.ajv);
@@ -62,7 +76,25 @@ export class ContractWatch {
   assertKept(): void {
     if (this.violations.length === 0) return;
     const shown = this.violations.slice(0, 20).join('\n\n');
-    throw new Error(`${this.violations.length} answer(s) do not match the OpenAPI document:\n\n${shown}`);
+    throw new Error(`${this.violations.length} answer(s) do not match the OpenAPI document or hold a credential:\n\n${shown}`);
+  }
+
+  /**
+   * The credentials an answer's body holds (none: it holds none): the request's own bearer token, a
+   * JWT, or the hash of a token seen before. Then remembers the tokens it hands out, so that their
+   * hashes are caught in later answers.
+   */
+  credentialsIn(bearer: string | undefined, body: Buffer | null): string[] {
+    if (bearer !== undefined) this.tokenHashes.add(sha256(bearer));
+    if (body === null || body.length === 0) return [];
+    const text = body.toString('utf8');
+    const reasons: string[] = [];
+    if (bearer !== undefined && bearer.length >= 8 && text.includes(bearer)) reasons.push("the answer repeats the request's bearer credential");
+    const jwt = JWT_ANYWHERE.exec(text);
+    if (jwt) reasons.push(`the answer holds a JWT (${jwt[0].slice(0, 24)}…)`);
+    if ([...text.matchAll(HEX_64)].some(([hex]) => this.tokenHashes.has(hex.toLowerCase()))) reasons.push("the answer holds a token's hash");
+    for (const [token] of text.matchAll(OPAQUE_TOKENS)) this.tokenHashes.add(sha256(token));
+    return reasons;
   }
 
   /** The verdict on one answer: the reasons it breaks the contract (none: it keeps it). */
@@ -128,7 +160,11 @@ export class ContractWatch {
     }) as typeof res.end;
     res.once('finish', () => {
       const body = streaming || size > MAX_BODY ? null : Buffer.concat(chunks);
-      const reasons = this.judge(req.method ?? 'GET', req.url ?? '/', res.statusCode, res.getHeader('content-type') as string | undefined, body);
+      const bearer = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const reasons = [
+        ...this.judge(req.method ?? 'GET', req.url ?? '/', res.statusCode, res.getHeader('content-type') as string | undefined, body),
+        ...this.credentialsIn(bearer, body),
+      ];
       if (reasons.length > 0) {
         const shown = body === null ? '(not kept)' : body.toString('utf8').slice(0, 400);
         this.violations.push(`${req.method} ${req.url} → ${res.statusCode}\n  ${reasons.join('\n  ')}\n  body: ${shown}`);

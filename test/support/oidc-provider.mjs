@@ -5,6 +5,9 @@
 //                                                  (sign-in and consent through the provider's own pages, PKCE)
 //   { id, op: 'sign', payload, expiresIn }        → a JWT signed with the provider's current key (for an expired one)
 //   { id, op: 'rotate' }                          → a new key; the old one is gone from the JWKS at once
+//   { id, op: 'fetches' }                         → how many times the discovery document and the JWKS were asked for
+//   { id, op: 'hang', on }                        → while on, every request is held unanswered (a dead issuer);
+//                                                  off: those held are cut, and it answers again
 // and is answered { id, result } or { id, error }. At start: { ready: issuer }.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -31,7 +34,15 @@ async function newKey() {
   return { ...(await exportJWK(privateKey)), kid: `k-${randomBytes(6).toString('hex')}`, alg: 'RS256', use: 'sig' };
 }
 
-const server = createServer((req, res) => handler(req, res));
+const fetched = { discovery: 0, jwks: 0 };
+let hanging = null; // the sockets of requests held while the issuer plays dead
+const server = createServer((req, res) => {
+  const path = new URL(req.url, 'http://x').pathname;
+  if (path === '/.well-known/openid-configuration') fetched.discovery++;
+  if (path === '/jwks') fetched.jwks++;
+  if (hanging) return void hanging.add(req.socket);
+  handler(req, res);
+});
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
@@ -122,7 +133,16 @@ async function rotate() {
   return key.kid;
 }
 
-const ops = { idToken, sign, rotate };
+function hang({ on }) {
+  if (on) hanging ??= new Set();
+  else {
+    for (const socket of hanging ?? []) socket.destroy();
+    hanging = null;
+  }
+  return on;
+}
+
+const ops = { idToken, sign, rotate, fetches: () => ({ ...fetched }), hang };
 process.on('message', async ({ id, op, ...args }) => {
   try {
     process.send({ id, result: await ops[op](args) });

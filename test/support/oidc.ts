@@ -11,6 +11,10 @@ export interface TestIdentityProvider {
   sign(payload: Record<string, unknown>, expiresIn: number): Promise<string>;
   /** A new signing key; the old one leaves the JWKS at once. Answers the new key's id. */
   rotate(): Promise<string>;
+  /** How many times the discovery document and the key set (JWKS) were asked for since the start. */
+  fetches(): Promise<{ discovery: number; jwks: number }>;
+  /** While on, the provider holds every request unanswered (a dead issuer); off: it answers again. */
+  hang(on: boolean): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +44,8 @@ export async function startIdentityProvider(): Promise<TestIdentityProvider> {
     idToken: (sub, claims = {}, clientId = 'bismarck') => ask('idToken', { sub, claims, clientId }),
     sign: (payload, expiresIn) => ask('sign', { payload, expiresIn }),
     rotate: () => ask('rotate'),
+    fetches: () => ask('fetches'),
+    hang: (on) => ask('hang', { on }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

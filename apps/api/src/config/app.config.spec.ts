@@ -22,7 +22,7 @@ describe('the OpenID Connect settings', () => {
       issuer: 'https://id.example/realms/games',
       audience: ['bismarck', 'bismarck-cli'],
       jwksMaxAgeMs: 600_000,
-      jwksCooldownMs: 30_000,
+      jwksCooldownMs: 1_000,
     });
     expect(read({ OIDC_ISSUER: 'http://localhost:8080', OIDC_AUDIENCE: 'x' })?.issuer).toBe('http://localhost:8080');
   });

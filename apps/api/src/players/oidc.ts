@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { Logger } from '@nestjs/common';
+import { errors, jwtVerify } from 'jose';
 import type { OidcConfig } from '../config/app.config';
+import { IdentityProviderUnavailable, IssuerKeys, RETRY_AFTER_MS } from './issuer-keys';
 import { isPlayerName } from '../lobby/seat-names.validator';
 
 /**
  * Sign-in with the deployment's OpenID Connect provider (docs/players.md, "Signing in with an identity
  * provider"): a bearer JWT of `OIDC_ISSUER` for `OIDC_AUDIENCE` acts as a player. The issuer's keys are
  * found by discovery (`/.well-known/openid-configuration` → `jwks_uri`) at the first such token, and
- * fetched again when they grow old or a token names a key not among them (a rotation).
+ * fetched again when they grow old or a token names a key not among them (a rotation): issuer-keys.ts.
  */
 
 /** A compact JWS (three base64url parts): what a JWT looks like, told apart from the opaque `bsk_`/`bskp_` tokens by its dots. */
@@ -32,8 +34,6 @@ export interface VerifiedIdentity {
 
 /** A token this service does not take (answered 401, with `message` as the detail). */
 export class IdentityRefused extends Error {}
-/** The issuer could not be asked (discovery or keys): nothing is known about the token (answered 503). */
-export class IdentityProviderUnavailable extends Error {}
 
 /** UUID version 5 (RFC 9562 §5.5) of `name` in this service's namespace. */
 function uuidV5(name: string): string {
@@ -61,17 +61,30 @@ export function suggestedName(claims: Record<string, unknown>): string | null {
   return null;
 }
 
+/** One attempt to reach the issuer (discovery, when due, and its keys) waits at most this long. */
+export const OIDC_FETCH_TIMEOUT_MS = 3_000;
+/** The discovery document is read again after this long: its `jwks_uri` seldom changes. */
+export const OIDC_DISCOVERY_MAX_AGE_MS = 24 * 60 * 60_000;
+
 /** Verifies JWTs of the configured issuer. One per process; the key set is shared by every request. */
 export class OidcVerifier {
-  private keys: Promise<JWTVerifyGetKey> | null = null;
+  private readonly keys: IssuerKeys;
+  private discovered: { jwksUri: URL; at: number } | null = null;
+  private readonly logger = new Logger('OidcVerifier');
 
-  constructor(private readonly config: OidcConfig) {}
+  constructor(private readonly config: OidcConfig) {
+    this.keys = new IssuerKeys((signal) => this.loadKeys(signal), {
+      windowMs: config.jwksCooldownMs,
+      maxAgeMs: config.jwksMaxAgeMs,
+      timeoutMs: OIDC_FETCH_TIMEOUT_MS,
+      retryAfterMs: RETRY_AFTER_MS,
+    });
+  }
 
   async verify(token: string): Promise<VerifiedIdentity> {
-    const keys = await this.keySet();
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, keys, {
+      ({ payload } = await jwtVerify(token, this.keys.getKey, {
         issuer: this.config.issuer,
         audience: this.config.audience,
         algorithms: OIDC_ALGORITHMS,
@@ -81,41 +94,63 @@ export class OidcVerifier {
     } catch (error) {
       throw refusalOf(error);
     }
+    // jose checks `iat` only against a maximum age: a token issued in the future is refused here (beyond the same tolerance).
+    if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + OIDC_CLOCK_TOLERANCE_S) throw new IdentityRefused('The identity token is not valid yet (iat).');
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255) throw new IdentityRefused('The identity token names no subject (sub).');
     return { issuer: this.config.issuer, subject, name: suggestedName(payload), expiresAt: (payload.exp as number) * 1000 };
   }
 
-  /** The issuer's key set, found by discovery once; a failed discovery is tried again at the next token. */
-  private keySet(): Promise<JWTVerifyGetKey> {
-    this.keys ??= this.discover().catch((error: unknown) => {
-      this.keys = null;
-      throw error;
-    });
-    return this.keys;
+  /** The issuer's key set, from the `jwks_uri` of its discovery document (read at the first fetch, then once a day). */
+  private async loadKeys(signal: AbortSignal): Promise<unknown> {
+    const uri = await this.jwksUri(signal);
+    let res: Response;
+    try {
+      res = await fetch(uri, { headers: { accept: 'application/jwk-set+json, application/json' }, redirect: 'manual', signal });
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+      return await res.json();
+    } catch (error) {
+      throw new Error(`The issuer's keys at ${uri} could not be fetched: ${(error as Error).message}`);
+    }
   }
 
-  private async discover(): Promise<JWTVerifyGetKey> {
+  private async jwksUri(signal: AbortSignal): Promise<URL> {
+    const known = this.discovered;
+    if (known && Date.now() - known.at < OIDC_DISCOVERY_MAX_AGE_MS) return known.jwksUri;
+    try {
+      this.discovered = { jwksUri: await this.discover(signal), at: Date.now() };
+      return this.discovered.jwksUri;
+    } catch (error) {
+      if (!known) throw error;
+      // Read again later; the keys are where they were until the issuer says otherwise.
+      this.logger.warn(`${(error as Error).message}; the keys are fetched from ${known.jwksUri} meanwhile`);
+      this.discovered = { jwksUri: known.jwksUri, at: Date.now() - OIDC_DISCOVERY_MAX_AGE_MS + 60 * 60_000 };
+      return known.jwksUri;
+    }
+  }
+
+  private async discover(signal: AbortSignal): Promise<URL> {
     const where = `${this.config.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
     let document: { issuer?: unknown; jwks_uri?: unknown };
     try {
-      const res = await fetch(where, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(where, { headers: { accept: 'application/json' }, signal });
       if (!res.ok) throw new Error(`status ${res.status}`);
       document = (await res.json()) as typeof document;
     } catch (error) {
-      throw new IdentityProviderUnavailable(`OpenID Connect discovery at ${where} failed: ${(error as Error).message}`);
+      throw new Error(`OpenID Connect discovery at ${where} failed: ${(error as Error).message}`);
     }
     // OpenID Connect Discovery 1.0 §4.3: the document must name exactly the issuer it was fetched for.
-    if (document.issuer !== this.config.issuer) throw new IdentityProviderUnavailable(`The discovery document at ${where} names another issuer: ${JSON.stringify(document.issuer)}`);
-    if (typeof document.jwks_uri !== 'string') throw new IdentityProviderUnavailable(`The discovery document at ${where} has no jwks_uri`);
+    if (document.issuer !== this.config.issuer) throw new Error(`The discovery document at ${where} names another issuer: ${JSON.stringify(document.issuer)}`);
+    if (typeof document.jwks_uri !== 'string') throw new Error(`The discovery document at ${where} has no jwks_uri`);
     const jwksUri = new URL(document.jwks_uri);
-    if (jwksUri.protocol !== 'https:' && new URL(this.config.issuer).protocol === 'https:') throw new IdentityProviderUnavailable(`The jwks_uri of ${where} is not https`);
-    return createRemoteJWKSet(jwksUri, { cacheMaxAge: this.config.jwksMaxAgeMs, cooldownDuration: this.config.jwksCooldownMs });
+    if (jwksUri.protocol !== 'https:' && new URL(this.config.issuer).protocol === 'https:') throw new Error(`The jwks_uri of ${where} is not https`);
+    return jwksUri;
   }
 }
 
 /** What a failed verification tells the client (nothing of the token itself), or that the issuer could not be asked. */
 function refusalOf(error: unknown): Error {
+  if (error instanceof IdentityProviderUnavailable) return error;
   if (error instanceof errors.JWTExpired) return new IdentityRefused('The identity token has expired.');
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'iss') return new IdentityRefused(`The identity token is not from this deployment's issuer.`);
@@ -126,8 +161,6 @@ function refusalOf(error: unknown): Error {
   if (error instanceof errors.JOSEAlgNotAllowed) return new IdentityRefused('The identity token must be signed with an asymmetric algorithm (RS*, PS*, ES*, EdDSA).');
   if (error instanceof errors.JWKSNoMatchingKey) return new IdentityRefused("The identity token is signed with a key the issuer does not publish.");
   if (error instanceof errors.JWSSignatureVerificationFailed) return new IdentityRefused("The identity token's signature does not verify.");
-  if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError) || error.code === 'ERR_JOSE_GENERIC' || error instanceof errors.JWKSInvalid) {
-    return new IdentityProviderUnavailable(`The issuer's keys could not be fetched: ${(error as Error).message}`);
-  }
+  if (!(error instanceof errors.JOSEError)) return new IdentityProviderUnavailable(`The token could not be checked: ${(error as Error).message}`, RETRY_AFTER_MS / 1000);
   return new IdentityRefused('The identity token is malformed or unsupported.');
 }

@@ -10,6 +10,8 @@ import { PageQueryDto } from '../matches/dto/queries.dto';
 import { PlayersService, type NewToken, type PlayerCreated, type PlayerMatchPage, type PlayerProfile } from './players.service';
 
 const UNAUTHORIZED = ['UNAUTHORIZED', 'Unknown or revoked player token.'] as const;
+/** Where the deployment takes its identity provider's JWTs: the provider could not be asked to check one (with `Retry-After`). */
+const PROVIDER_AWAY = ['SERVICE_UNAVAILABLE', 'The identity provider cannot be reached to check the token; try again shortly.'] as const;
 
 @ApiTags('players')
 @Controller('api/players')
@@ -40,7 +42,7 @@ export class PlayersController {
     description: 'The same public profile as `GET /api/players/{playerId}`, found by the token: a client learns whose token it holds.',
   })
   @ApiOkResponse({ type: PlayerProfileDto })
-  @ApiProblems(UNAUTHORIZED)
+  @ApiProblems(UNAUTHORIZED, PROVIDER_AWAY)
   me(@CurrentPlayer() id: string): Promise<PlayerProfile> {
     return this.players.profile(id);
   }
@@ -51,11 +53,13 @@ export class PlayersController {
   @ApiOperation({
     operationId: 'renameMe',
     summary: 'Change the name shown for the player',
-    description: 'Appends `PlayerRenamed` to the player\'s stream; the same name again appends nothing. Tables the player sat at keep the name they were played with.',
+    description:
+      'Appends `PlayerRenamed` to the player\'s stream; the same name again appends nothing. Tables the player sat at keep the name they were played with. ' +
+      'Decided after the account\'s deletion (a request racing it), 401 as every later request with its credentials.',
   })
   @ApiBody({ type: RenamePlayerDto, examples: { rename: { value: { name: 'Åsa' } } } })
   @ApiOkResponse({ type: PlayerProfileDto })
-  @ApiProblems(['VALIDATION_FAILED', 'name must be 1 to 40 printable characters'], UNAUTHORIZED, 'CONCURRENT_UPDATE')
+  @ApiProblems(['VALIDATION_FAILED', 'name must be 1 to 40 printable characters'], UNAUTHORIZED, 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   rename(@CurrentPlayer() id: string, @Body() body: RenamePlayerDto): Promise<PlayerProfile> {
     return this.players.rename(id, body.name);
   }
@@ -67,10 +71,12 @@ export class PlayersController {
   @ApiOperation({
     operationId: 'deleteMe',
     summary: 'Delete the account: every token stops working, and the name is shown as "deleted player"',
-    description: 'Appends `PlayerDeleted` to the player\'s own stream; the log is not rewritten (match events name the player by id only).',
+    description:
+      'Appends `PlayerDeleted` to the player\'s own stream; the log is not rewritten (match events name the player by id only). ' +
+      'Its credentials are refused from then on (401): so is a second deletion sent at the same time, and any request of the account decided after it.',
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiProblems(UNAUTHORIZED, 'CONCURRENT_UPDATE')
+  @ApiProblems(UNAUTHORIZED, 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   async remove(@CurrentPlayer() id: string): Promise<void> {
     await this.players.delete(id);
   }
@@ -86,7 +92,7 @@ export class PlayersController {
       "The player's token acts for those seats on every match route (`/view`, the commands, the live stream). One page at a time: pass `nextCursor` as `cursor`.",
   })
   @ApiOkResponse({ type: PlayerMatchListDto })
-  @ApiProblems(UNAUTHORIZED, ['VALIDATION_FAILED', 'status must be one of the following values: playing, finished'])
+  @ApiProblems(UNAUTHORIZED, ['VALIDATION_FAILED', 'status must be one of the following values: playing, finished'], PROVIDER_AWAY)
   myMatches(@CurrentPlayer() id: string, @Query() query: PlayerMatchesQueryDto): Promise<PlayerMatchPage> {
     return this.players.matches(id, query.status, query.limit ?? 20, query.cursor);
   }
@@ -97,10 +103,12 @@ export class PlayersController {
   @ApiOperation({
     operationId: 'createToken',
     summary: 'Another token for the same player (a second device or client), shown only once',
-    description: 'Appends `TokenIssued { tokenId }` (the log never holds a token or its hash). A player holds at most 20 tokens at once.',
+    description:
+      'Appends `TokenIssued { tokenId }` (the log never holds a token or its hash). A player holds at most 20 tokens at once. ' +
+      'Decided after the account\'s deletion (a request racing it), 401 as every later request with its credentials.',
   })
   @ApiCreatedResponse({ type: PlayerTokenDto })
-  @ApiProblems(UNAUTHORIZED, ['TOO_MANY_TOKENS', 'a player holds at most 20 tokens: revoke one first'], 'CONCURRENT_UPDATE')
+  @ApiProblems(UNAUTHORIZED, ['TOO_MANY_TOKENS', 'a player holds at most 20 tokens: revoke one first'], 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   issueToken(@CurrentPlayer() id: string): Promise<NewToken> {
     return this.players.issueToken(id);
   }
@@ -116,7 +124,7 @@ export class PlayersController {
   })
   @ApiParam({ name: 'tokenId', schema: { type: 'string', pattern: '^tok_[A-Za-z0-9_-]{12}$' }, description: 'The id given with the token.' })
   @ApiNoContentResponse({ description: 'Revoked.' })
-  @ApiProblems(UNAUTHORIZED, ['TOKEN_NOT_FOUND', 'this player has no such token'], 'CONCURRENT_UPDATE')
+  @ApiProblems(UNAUTHORIZED, ['TOKEN_NOT_FOUND', 'this player has no such token'], 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   async revokeToken(@CurrentPlayer() id: string, @Param('tokenId') tokenId: string): Promise<void> {
     if (!/^tok_[A-Za-z0-9_-]{12}$/.test(tokenId)) throw new ProblemException('TOKEN_NOT_FOUND', 'this player has no such token');
     await this.players.revokeToken(id, tokenId);

@@ -21,7 +21,8 @@ import { ProblemException, type ProblemCode } from '../problem/problem';
 import { RatingsService } from '../ratings/ratings.service';
 import { appConfig } from '../config/app.config';
 import { hashToken, PLAYER_TOKEN_PREFIX } from '../seats/tokens';
-import { identityPlayerId, IdentityProviderUnavailable, IdentityRefused, looksLikeJwt, OIDC_CLOCK_TOLERANCE_S, OIDC_DEFAULT_NAME, OidcVerifier, type VerifiedIdentity } from './oidc';
+import { IdentityProviderUnavailable } from './issuer-keys';
+import { identityPlayerId, IdentityRefused, looksLikeJwt, OIDC_CLOCK_TOLERANCE_S, OIDC_DEFAULT_NAME, OidcVerifier, type VerifiedIdentity } from './oidc';
 import { isAccountEntry, type AccountEntry, type PlayerEntry } from '../lobby/seat-names.validator';
 import type { Triple } from '@bismarck/rules';
 
@@ -56,15 +57,26 @@ export interface PlayerProfile {
   createdAt: string;
 }
 
-/** Each refusal of the account rules as the HTTP contract answers it. */
+/**
+ * Each refusal of the account rules as the HTTP contract answers it. Every command but a registration
+ * acts for the caller's own account, found by its credential: one decided after the account's deletion
+ * (a request racing `DELETE /api/players/me`) is answered as the same credential is a moment later,
+ * 401, not a 404 the operations do not declare.
+ */
 const PROBLEM_OF: Record<PlayerErrorCode, ProblemCode> = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   PLAYER_EXISTS: 'CONCURRENT_UPDATE',
   PLAYER_NOT_FOUND: 'PLAYER_NOT_FOUND',
-  PLAYER_DELETED: 'PLAYER_NOT_FOUND',
+  PLAYER_DELETED: 'UNAUTHORIZED',
   TOO_MANY_TOKENS: 'TOO_MANY_TOKENS',
   TOKEN_NOT_FOUND: 'TOKEN_NOT_FOUND',
 };
+
+/** The `detail` of a refusal whose rules' message does not say it as the client should read it. */
+const DETAIL_OF = {
+  PLAYER_NOT_FOUND: (id: string) => `There is no player ${id}.`,
+  PLAYER_DELETED: () => 'Unknown or revoked player token: the account was deleted.',
+} satisfies Partial<Record<PlayerErrorCode, (id: string) => string>>;
 
 const OWNER_MEMORY_MS = 10_000;
 
@@ -219,7 +231,7 @@ export class PlayersService {
       if (error instanceof IdentityRefused) throw new ProblemException('UNAUTHORIZED', error.message);
       if (error instanceof IdentityProviderUnavailable) {
         this.logger.warn(error.message);
-        throw new ProblemException('SERVICE_UNAVAILABLE', 'The identity provider cannot be reached to check the token; try again shortly.', { retryAfter: 5 });
+        throw new ProblemException('SERVICE_UNAVAILABLE', 'The identity provider cannot be reached to check the token; try again shortly.', { retryAfter: error.retryAfter });
       }
       throw error;
     }
@@ -273,7 +285,7 @@ export class PlayersService {
       events = decidePlayer(command, known.state);
     } catch (error) {
       if (!(error instanceof PlayerRuleViolation)) throw error;
-      throw new ProblemException(PROBLEM_OF[error.code], error.code === 'PLAYER_NOT_FOUND' || error.code === 'PLAYER_DELETED' ? `There is no player ${id}.` : error.message);
+      throw new ProblemException(PROBLEM_OF[error.code], DETAIL_OF[error.code as keyof typeof DETAIL_OF]?.(id) ?? error.message);
     }
     if (events.length === 0) return;
     const at = new Date().toISOString();

@@ -1,7 +1,6 @@
-import { Controller, Headers, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Seat } from '@bismarck/rules';
-import { bearerOf } from '../edge/caller';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
 import { NoBodyGuard } from '../problem/no-body.guard';
 import { CurrentSeat, SeatGuard, SeatRequired } from '../seats/seat.guard';
@@ -41,8 +40,7 @@ export class RematchController {
     'MATCH_ABANDONED',
     'CONCURRENT_UPDATE',
   )
-  rematch(@Param('id') id: string, @CurrentSeat() seat: Seat, @Headers('authorization') authorization: string): Promise<RematchCreated> {
-    // The guard has checked the token: it is the caller's seat's, and it acts for the same seat in the rematch.
-    return this.rematches.rematch(id, seat, bearerOf(authorization)!);
+  rematch(@Param('id') id: string, @CurrentSeat() seat: Seat): Promise<RematchCreated> {
+    return this.rematches.rematch(id, seat);
   }
 }

@@ -9,8 +9,16 @@ import { SeatCredentials } from '../seats/seat-credentials.service';
 
 type Finished = Extract<MatchState, { status: 'finished' }>;
 
+/** The caller's seat in the rematch. No credential: the one the caller sent acts for the seat there too. */
+export interface RematchSeat {
+  seat: Seat;
+  name: string;
+  token: null;
+}
+
 /** The answer to a rematch: the new match as POST /api/matches answers it, with only the caller's seat. */
-export interface RematchCreated extends Omit<MatchCreated, 'status'> {
+export interface RematchCreated extends Omit<MatchCreated, 'status' | 'seats'> {
+  seats: [RematchSeat];
   /** `playing`, or `finished` when the rematch was played to its end before this call. */
   status: 'playing' | 'finished';
   /** The finished match it follows. */
@@ -23,7 +31,8 @@ export interface RematchCreated extends Omit<MatchCreated, 'status'> {
  * seats asking at once get one rematch: the second is refused REMATCH_OFFERED and answered the first's),
  * then the new match under that id. A crash between the two leaves an id that names no match yet: the
  * next call (any seat's) creates it. The persons keep their seat tokens: the new match's seats get the
- * same token hashes, so nothing secret is written to the log or sent in a stream.
+ * same token hashes, so nothing secret is written to the log or sent in a stream, and the answer holds
+ * no credential either (a seat token, a player token or a JWT acts for the seat as it did).
  */
 @Injectable()
 export class RematchService {
@@ -33,9 +42,9 @@ export class RematchService {
     private readonly credentials: SeatCredentials,
   ) {}
 
-  async rematch(id: string, seat: Seat, token: string): Promise<RematchCreated> {
+  async rematch(id: string, seat: Seat): Promise<RematchCreated> {
     const finished = await this.offer(id, seat);
-    return this.answer(finished, await this.created(finished), seat, token);
+    return this.answer(finished, await this.created(finished), seat);
   }
 
   /** The finished match with its rematch: offered now, or found (offered by anyone before). */
@@ -81,8 +90,8 @@ export class RematchService {
     }
   }
 
-  /** As POST /api/matches answers, but with the caller's seat only, and the token it called with. */
-  private answer(finished: Finished, rematch: { version: number; state: MatchState }, seat: Seat, token: string): RematchCreated {
+  /** As POST /api/matches answers, but with the caller's seat only, and no token: the caller's own acts for it. */
+  private answer(finished: Finished, rematch: { version: number; state: MatchState }, seat: Seat): RematchCreated {
     const view = publicView(rematch.state);
     if (rematch.state.status === 'empty') throw new Error(`rematch ${finished.rematch} has no events`);
     const names = view.seats.map((s) => s.name) as Triple<string>;
@@ -94,7 +103,7 @@ export class RematchService {
       firstDealer: rematch.state.firstDealer,
       seeded: view.seeded,
       status: view.status === 'finished' ? 'finished' : 'playing',
-      seats: [{ seat, name: names[seat], token }],
+      seats: [{ seat, name: names[seat], token: null }],
       bots,
       rematchOf: finished.matchId,
     };

@@ -1,7 +1,8 @@
 // The next match with the same players, bots and options. "Play again" asks for it
 // (`POST …/rematch`); when another seat asked first, the finished match's stream carries
 // `RematchOffered { matchId }` and a page that watched the match end asks too, with its own token: the
-// service answers the same new match and this seat's token there, and the page moves to that table.
+// service answers the same new match (never a credential: the token the page asked with acts for its
+// seat there too), and the page moves to that table.
 import { call } from './api.js';
 import { el } from '../../pages/assets/dom.js';
 import { t } from '../../pages/assets/i18n.js';
@@ -17,12 +18,11 @@ export async function rematch(id, token) {
   moving = true;
   try {
     const next = await call('POST', `/api/matches/${encodeURIComponent(id)}/rematch`, { token });
-    const mine = next.seats.find((s) => s.token);
     const table = `/play/${encodeURIComponent(next.id)}`;
-    // Asked with the player's token, the answer is that token: the new table finds it as the player's.
-    if (isPlayerToken(mine.token)) return location.assign(table);
-    // As from the lobby: the new table finds the token in this tab's storage, else in the fragment.
-    location.assign(rememberInTab(next.id, mine.token) ? table : `${table}#token=${encodeURIComponent(mine.token)}`);
+    // Asked with the player's token: the new table finds that token as the player's.
+    if (isPlayerToken(token)) return location.assign(table);
+    // As from the lobby: the new table finds the seat's token in this tab's storage, else in the fragment.
+    location.assign(rememberInTab(next.id, token) ? table : `${table}#token=${encodeURIComponent(token)}`);
   } catch (error) {
     moving = false;
     throw error;
