@@ -17,6 +17,8 @@ export async function rebuildCommand(options: { compareOnly?: boolean }): Promis
     if (options.compareOnly) await rebuilder.dropRebuildTables();
     else await rebuilder.swap();
     const perSecond = stats.ms > 0 ? Math.round((stats.events / stats.ms) * 1000) : stats.events;
+    // One log position: the live tables as one snapshot saw them, the replay of that snapshot's events.
+    console.log(`live tables read at snapshot ${stats.snapshot} in ${stats.snapshotMs} ms; ratings compared at their projector's checkpoint ${stats.ratingsCheckpoint.txId}/${stats.ratingsCheckpoint.position}`);
     console.log(`replayed ${stats.events} events of ${stats.matches} matches in ${stats.ms} ms (${perSecond} events/s)`);
     for (const d of differences) console.log(`  ${d.table.padEnd(12)} live-only rows ${d.onlyLive}, rebuilt-only rows ${d.onlyRebuilt}`);
     const differing = differences.reduce((n, d) => n + d.onlyLive + d.onlyRebuilt, 0);

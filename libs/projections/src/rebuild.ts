@@ -1,11 +1,11 @@
 import { changesScorecard } from '@bismarck/rules';
-import { rowsOf, saveCheckpoint, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
-import { applyInOrder, type RatedMatch } from '@bismarck/ratings';
+import { loadCheckpoint, rowsOf, saveCheckpoint, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
+import { applyInOrder, type Identity, type RatedMatch, type RatingEntry } from '@bismarck/ratings';
 import { toDomainEvent } from './event-view';
 import { foldOnto, projectMatch, UNBORN, type FoldedMatch, type MatchProjection } from './projection';
 import { isPlayerStream } from '@bismarck/players';
 import { foldPlayerEvents, NO_FOLDED_PLAYER, projectPlayer, type FoldedPlayer } from './players';
-import { RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, writeRatings } from './ratings';
+import { isLaterThan, RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, writeRatings } from './ratings';
 import { MATCH_LIST, MATCH_VIEWS, PLAYERS, RATINGS, SCORECARDS, SEAT_VIEWS, type PlayerRow } from './tables';
 
 /** The projection tables, each with the columns that identify a row (its first: the stream's id). */
@@ -23,9 +23,24 @@ const WHOLE_TABLES = [RATINGS] as const;
 export const COMPARED_TABLES = [...PROJECTION_TABLES, ...WHOLE_TABLES].map((t) => t.table);
 
 export interface RebuildStats {
+  /** The events replayed: every event of the snapshot. */
   events: number;
   matches: number;
+  /**
+   * The last event of the commit-order feed at the snapshot (its transaction id below the snapshot's
+   * xmin, so no event in flight sorts before it): where the swap sets the ratings projector's checkpoint.
+   */
   checkpoint: Checkpoint;
+  /**
+   * The one database snapshot (`pg_snapshot` text, xmin:xmax:running ids) the live tables were read
+   * at and the log replayed at: compare() sets one against the other at this single position.
+   */
+  snapshot: string;
+  /** The ratings projector's checkpoint in that snapshot: the rebuilt ratings compared are those up to it. */
+  ratingsCheckpoint: Checkpoint;
+  /** Milliseconds to read the live tables at the snapshot (one short transaction). */
+  snapshotMs: number;
+  /** Milliseconds of the replay. */
   ms: number;
 }
 
@@ -48,15 +63,43 @@ interface Fold extends FoldedMatch {
 export type InTransaction = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 
 const rebuilt = (table: Table | 'ratings'): string => `rebuild_${table}`;
+/** A live table as it was at the rebuild's snapshot: what compare() sets the rebuilt one against. */
+const liveAt = (table: Table | 'ratings'): string => `rebuild_live_${table}`;
+
+/** The live tables' position: the snapshot they were copied at, and the ratings projector's checkpoint in it. */
+interface LivePosition {
+  snapshot: string;
+  /** pg_snapshot_xmin of the snapshot: every transaction below it had ended. */
+  xmin: bigint;
+  ratings: Checkpoint;
+}
+
+/** A rated match and where its MatchFinished is in the commit order. */
+interface RatedAt {
+  match: RatedMatch;
+  at: Checkpoint;
+}
+
+/** What the replay needs of an event (a stored event without its hash and metadata). */
+type LogEvent = Pick<StoredEvent, 'streamId' | 'version' | 'type' | 'data' | 'recordedAt' | 'position' | 'txId'>;
 
 /**
  * Rebuilds every projection from the log: replays all events in commit order through the same
  * `projectMatch` that commands use, into fresh `rebuild_*` tables; these can be compared with the
  * live tables row for row, then merged into them.
+ *
+ * One log position: rebuild() first copies the live tables in one REPEATABLE READ transaction (one
+ * snapshot), then replays exactly the events that snapshot sees (`pg_visible_in_snapshot`). The
+ * inline projection writes a command's rows in the transaction that appends its events, so rows and
+ * events of that snapshot agree unless a row drifted: compare() finds only drift, however busy the
+ * service is. The ratings are written behind the log by their projector, with its checkpoint in the
+ * same transaction: they are compared at that checkpoint, as of the same snapshot.
  */
 export class ProjectionRebuilder {
-  /** Where rebuild() stopped reading the log (what rebuild_ratings covers). */
+  /** The commit-order feed's end at rebuild()'s snapshot: where swap() sets the ratings projector's checkpoint. */
   private checkpoint: Checkpoint | undefined;
+  /** The ratings up to `checkpoint`: what swap() makes live (rebuild_ratings holds them at the live checkpoint). */
+  private ratingsAtCheckpoint: Map<Identity, RatingEntry> | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -68,11 +111,11 @@ export class ProjectionRebuilder {
   ) {}
 
   async rebuild(): Promise<RebuildStats> {
+    await this.dropRebuildTables();
+    const copying = Date.now();
+    const live = await this.copyLiveTables();
     const started = Date.now();
-    for (const table of COMPARED_TABLES) {
-      await this.db.query(`DROP TABLE IF EXISTS ${rebuilt(table)}`);
-      await this.db.query(`CREATE UNLOGGED TABLE ${rebuilt(table)} (LIKE ${table} INCLUDING ALL)`);
-    }
+    for (const table of COMPARED_TABLES) await this.db.query(`CREATE UNLOGGED TABLE ${rebuilt(table)} (LIKE ${table} INCLUDING ALL)`);
     const folds = new Map<string, Fold>();
     // Accounts are few and small: folded whole, written once at the end.
     const players = new Map<string, FoldedPlayer>();
@@ -81,14 +124,17 @@ export class ProjectionRebuilder {
     // Projecting every match a batch touched would write a live log's rows again with every batch.
     const pending = new Set<string>();
     // The rated matches in the commit order of their MatchFinished: the projector's order.
-    const rated: RatedMatch[] = [];
+    const rated: RatedAt[] = [];
+    let after = START;
+    // The feed's end at the snapshot: the last event whose transaction is below its xmin.
     let checkpoint = START;
     let events = 0;
     for (;;) {
-      const batch = await this.store.readAll({ after: checkpoint, limit: this.batchSize });
+      const batch = await this.readSnapshot(live.snapshot, after);
       if (batch.length === 0) break;
       const finished = new Set<string>();
       for (const e of batch) {
+        if (BigInt(e.txId) < live.xmin) checkpoint = { txId: e.txId, position: e.position };
         if (isPlayerStream(e.streamId)) {
           players.set(e.streamId, foldPlayerEvents(players.get(e.streamId) ?? NO_FOLDED_PLAYER, [e]));
           continue;
@@ -96,7 +142,7 @@ export class ProjectionRebuilder {
         const fold = foldInto(folds, e);
         if (fold.state.status === 'finished') finished.add(e.streamId);
         const ratedMatch = e.type === 'MatchFinished' ? ratedMatchOf(fold.state) : null;
-        if (ratedMatch) rated.push(ratedMatch);
+        if (ratedMatch) rated.push({ match: ratedMatch, at: { txId: e.txId, position: e.position } });
         pending.add(e.streamId);
       }
       if (finished.size > 0 || pending.size > this.maxPending) {
@@ -109,28 +155,37 @@ export class ProjectionRebuilder {
       }
       events += batch.length;
       const last = batch[batch.length - 1];
-      checkpoint = { txId: last.txId, position: last.position };
+      after = { txId: last.txId, position: last.position };
     }
     if (pending.size > 0) await this.write([...pending].map((id) => project(id, folds.get(id)!)));
     await this.insert('players', [...players].flatMap(([id, folded]) => projectPlayer(id, folded) ?? []));
-    await writeRatings(this.db, applyInOrder(rated), rebuilt(RATINGS.table));
+    // Compared: the ratings as the live table holds them at its own checkpoint. Swapped in: on to the
+    // feed's end (the live checkpoint is never past it: the projector reads below its own snapshot's
+    // xmin, which is not above this one's).
+    const upTo = (c: Checkpoint) => rated.filter((r) => !isLaterThan(r.at, c)).map((r) => r.match);
+    const atLive = applyInOrder(upTo(live.ratings));
+    await writeRatings(this.db, atLive, rebuilt(RATINGS.table));
+    this.ratingsAtCheckpoint = isLaterThan(live.ratings, checkpoint)
+      ? applyInOrder(upTo(checkpoint))
+      : applyInOrder(rated.filter((r) => isLaterThan(r.at, live.ratings) && !isLaterThan(r.at, checkpoint)).map((r) => r.match), atLive);
     this.checkpoint = checkpoint;
     const matches = Number(rowsOf(await this.db.query(`SELECT count(*)::int AS n FROM rebuild_match_list`))[0].n);
-    return { events, matches, checkpoint, ms: Date.now() - started };
+    return { events, matches, checkpoint, snapshot: live.snapshot, ratingsCheckpoint: live.ratings, snapshotMs: started - copying, ms: Date.now() - started };
   }
 
   /**
-   * Row-for-row comparison of the rebuilt tables with the live ones. `ratings` is written by the
-   * api's projector a moment after a match ends: compared while it lags, the live table is behind
-   * the log (rows differ until it catches up).
+   * Row-for-row comparison of the rebuilt tables with the live ones as they were at the rebuild's
+   * snapshot (the same log position): a row counts only when it differs from what that position's
+   * events make of it. `ratings` at the projector's checkpoint in that snapshot (it follows the log a
+   * moment behind, so a lag is not drift).
    */
   async compare(): Promise<TableDifference[]> {
     const out: TableDifference[] = [];
     for (const table of COMPARED_TABLES) {
       const [row] = rowsOf(
         await this.db.query(
-          `SELECT (SELECT count(*) FROM (SELECT * FROM ${table} EXCEPT SELECT * FROM ${rebuilt(table)}) a)::int AS only_live,
-                  (SELECT count(*) FROM (SELECT * FROM ${rebuilt(table)} EXCEPT SELECT * FROM ${table}) b)::int AS only_rebuilt`,
+          `SELECT (SELECT count(*) FROM (SELECT * FROM ${liveAt(table)} EXCEPT SELECT * FROM ${rebuilt(table)}) a)::int AS only_live,
+                  (SELECT count(*) FROM (SELECT * FROM ${rebuilt(table)} EXCEPT SELECT * FROM ${liveAt(table)}) b)::int AS only_rebuilt`,
         ),
       );
       out.push({ table, onlyLive: Number(row.only_live), onlyRebuilt: Number(row.only_rebuilt) });
@@ -157,13 +212,13 @@ export class ProjectionRebuilder {
             WHERE NOT EXISTS (SELECT 1 FROM ${table} l WHERE ${same})`,
         );
       }
-      // Ratings: under the projector's lock, the rebuilt table and the checkpoint it covers replace
-      // the live ones together; the projector then goes on from there (re-reading the checkpoint
-      // under the same lock), so no match is applied twice or skipped.
-      if (this.checkpoint) {
+      // Ratings: under the projector's lock, the ratings rebuilt up to the feed's end and that
+      // checkpoint replace the live ones together; the projector then goes on from there (re-reading
+      // the checkpoint under the same lock), so no match is applied twice or skipped.
+      if (this.checkpoint && this.ratingsAtCheckpoint) {
         await tx.query(`SELECT pg_advisory_xact_lock($1)`, [RATINGS_LOCK]);
         await tx.query(`DELETE FROM ${RATINGS.table}`);
-        await tx.query(`INSERT INTO ${RATINGS.table} SELECT * FROM ${rebuilt(RATINGS.table)}`);
+        await writeRatings(tx, this.ratingsAtCheckpoint, RATINGS.table);
         await saveCheckpoint(tx, RATINGS_CHECKPOINT, this.checkpoint);
       }
     });
@@ -171,7 +226,54 @@ export class ProjectionRebuilder {
   }
 
   async dropRebuildTables(): Promise<void> {
-    for (const table of COMPARED_TABLES) await this.db.query(`DROP TABLE IF EXISTS ${rebuilt(table)}`);
+    for (const table of COMPARED_TABLES) await this.db.query(`DROP TABLE IF EXISTS ${rebuilt(table)}, ${liveAt(table)}`);
+  }
+
+  /**
+   * Copies every compared live table in one REPEATABLE READ transaction: one snapshot for all of
+   * them, the ratings checkpoint and the snapshot's own description. The copy is the transaction's
+   * only work (it holds back the commit-order feed's xmin while it runs, as any writer does; on the
+   * embedded database it holds the one session): the replay runs after it, outside.
+   */
+  private async copyLiveTables(): Promise<LivePosition> {
+    return this.transaction(async (tx) => {
+      // Before the transaction's first query: every statement of it then reads the snapshot that query took.
+      await tx.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`);
+      const [at] = rowsOf(await tx.query(`SELECT pg_current_snapshot()::text AS snapshot, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`));
+      for (const table of COMPARED_TABLES) await tx.query(`CREATE UNLOGGED TABLE ${liveAt(table)} AS SELECT * FROM ${table}`);
+      const ratings = await loadCheckpoint(tx, RATINGS_CHECKPOINT);
+      return { snapshot: String(at.snapshot), xmin: BigInt(String(at.xmin)), ratings };
+    });
+  }
+
+  /**
+   * The events after `after` that `snapshot` sees, in the feed's order (transaction id, position):
+   * those of the transactions that had committed when the live tables were copied, none later. Each
+   * of them has ended, so no read waits; a stream's events seen are a prefix of it (one stream's
+   * appends are serialised). The event store's readAll reads at the current snapshot's xmin instead.
+   */
+  private async readSnapshot(snapshot: string, after: Checkpoint): Promise<LogEvent[]> {
+    const rows = rowsOf(
+      await this.store.queryable.query(
+        `SELECT stream_id, version, type, data, recorded_at, position::text AS position, tx_id::text AS tx_id FROM events
+          WHERE (events.tx_id, events.position) > ($1::xid8, $2::bigint)
+            AND events.tx_id < pg_snapshot_xmax($3::pg_snapshot)
+            AND pg_visible_in_snapshot(events.tx_id, $3::pg_snapshot)
+          ORDER BY events.tx_id, events.position
+          LIMIT $4`,
+        [after.txId, after.position, snapshot, this.batchSize],
+      ),
+    );
+    return rows.map((row) => ({
+      streamId: String(row.stream_id),
+      version: Number(row.version),
+      type: String(row.type),
+      data: row.data,
+      // As the event store reads it (a Date from pg: milliseconds), so the rows' times are the inline projection's.
+      recordedAt: (row.recorded_at instanceof Date ? row.recorded_at : new Date(String(row.recorded_at))).toISOString(),
+      position: String(row.position),
+      txId: String(row.tx_id),
+    }));
   }
 
   private async insert(table: Table, rows: PlayerRow[]): Promise<void> {
@@ -200,7 +302,7 @@ export class ProjectionRebuilder {
   }
 }
 
-function foldInto(folds: Map<string, Fold>, e: StoredEvent): Fold {
+function foldInto(folds: Map<string, Fold>, e: LogEvent): Fold {
   const domain = toDomainEvent(e);
   const known = folds.get(e.streamId);
   if (!known) {
