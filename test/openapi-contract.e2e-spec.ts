@@ -194,6 +194,25 @@ describe('the event schemas', () => {
     expect(validEvent({ version: 1, type: 'CardPlayed', at: '2026-01-01T12:00:00.000Z', data: { deal: 1, trick: 1, seat: 0, card: null } })).toBe(false);
   });
 
+  it("each carry the whole event, so that decoding with one type's schema alone keeps version, at, hash and standIn", () => {
+    for (const union of ['EventDto', 'ExportedEventDto']) {
+      const envelope = doc.components.schemas[union];
+      for (const [type, ref] of Object.entries(envelope.discriminator.mapping)) {
+        const member = resolve(ref as string);
+        expect({ union, type, properties: sorted(Object.keys(member.properties)), required: sorted(member.required) }).toEqual({
+          union,
+          type,
+          properties: sorted(new Set([...Object.keys(envelope.properties), 'data'])),
+          required: sorted(new Set([...envelope.required, 'data'])),
+        });
+      }
+    }
+    // A real event against its type's schema alone, every field of it declared.
+    const cardPlayed = { version: 7, type: 'CardPlayed', at: '2026-01-01T12:00:00.000Z', hash: sha256Hex('7'), standIn: true, data: { deal: 1, trick: 1, seat: 0, card: 'QH' } };
+    expectValid(validator('CardPlayedEventDto'), cardPlayed);
+    expect(Object.keys(cardPlayed).every((k) => k in resolve('#/components/schemas/CardPlayedEventDto').properties)).toBe(true);
+  });
+
   it('let a client generated from the document narrow `data` by `type` with no cast (the TypeScript compiler says so)', () => {
     const narrowed = `
       import type { MatchEvent } from '@bismarck/client';
@@ -227,6 +246,45 @@ describe('the event schemas', () => {
       expect.stringMatching(/Property 'card' does not exist/),
     ]);
   }, 60_000);
+});
+
+describe('headers', () => {
+  const operations = (): [string, Json][] =>
+    Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      ['get', 'put', 'post', 'delete', 'patch'].filter((m) => (item as Json)[m]).map((m) => [`${m} ${path}`, (item as Json)[m]] as [string, Json]),
+    );
+  const problemAnswers = (op: Json): [string, Json][] =>
+    Object.entries((op.responses ?? {}) as Json).filter(([, r]) => (r as Json).content?.['application/problem+json']) as [string, Json][];
+
+  it('take the token from the bearer schemes alone: no operation declares an `authorization` header, which generators would make required', () => {
+    const declared = operations().filter(([, op]) => (op.parameters ?? []).some((p: Json) => p.in === 'header' && String(p.name).toLowerCase() === 'authorization'));
+    expect(declared.map(([name]) => name)).toEqual([]);
+    expect(doc.paths['/api/matches/{id}/rematch'].post.security).toEqual(expect.arrayContaining([{ seat: [] }]));
+  });
+
+  it('say the language: Accept-Language on every operation that may answer problem+json, Content-Language and Vary on each such answer', () => {
+    const missing: string[] = [];
+    for (const [name, op] of operations()) {
+      const answers = problemAnswers(op);
+      if (answers.length === 0) continue;
+      const param = (op.parameters ?? []).find((p: Json) => p.in === 'header' && p.name === 'Accept-Language');
+      if (!param || param.required) missing.push(`${name}: Accept-Language`);
+      for (const [status, r] of answers) {
+        const headers = (r as Json).headers ?? {};
+        if (headers['Content-Language']?.$ref !== '#/components/headers/Content-Language' || headers.Vary?.$ref !== '#/components/headers/Vary-Accept-Language') missing.push(`${name} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(doc.components.headers['Content-Language'].schema.enum).toEqual(['en', 'fi', 'nb', 'sv']);
+  });
+
+  it('are the ones the service sends with a problem, in the language asked for', async () => {
+    for (const [asked, lang] of [['sv-SE,sv;q=0.9', 'sv'], ['nn', 'nb'], ['de', 'en'], [undefined, 'en']] as const) {
+      const req = t.http().get('/api/matches/00000000-0000-4000-8000-000000000000');
+      const res = await (asked ? req.set('Accept-Language', asked) : req).expect(404);
+      expect({ asked, lang: res.headers['content-language'], vary: /(^|,\s*)Accept-Language(\s*,|$)/i.test(res.headers.vary ?? '') }).toEqual({ asked, lang, vary: true });
+    }
+  });
 });
 
 // ---- real answers ------------------------------------------------------------------------------
@@ -336,7 +394,7 @@ describe('the answers of real matches', () => {
     const contracts = (await answer('listEvents', await http().get(`${modernBase}/events`))).events.filter((e: Json) => e.type === 'ContractChosen');
     expect(contracts).toHaveLength(1);
     await answer('getScorecard', await http().get(`${modernBase}/scorecard`));
-  }, 120_000);
+  }, 300_000); // a whole quick match and a modern deal, every read of them, one request at a time: minutes on a busy machine
 });
 
 // ---- validating against the document -------------------------------------------------------------

@@ -90,12 +90,13 @@ class Exact:
                 return schema
 
     def encode(self, value, back, schema):
-        """`back` (the envelope's encoding of `value`) with each discriminated member encoded by its own class."""
+        """`back` (the envelope's encoding of `value`) with each discriminated member encoded by its own class
+        alone, as a client decodes it (docs/clients.md): a field only the union's class has would be lost."""
         schema = self.resolve(schema, value)
         if "discriminator" in schema and isinstance(value, dict):
             rule = schema["discriminator"]
             name = rule["mapping"][value[rule["propertyName"]]].split("/")[-1]
-            back = {**back, **getattr(self.module, name).from_dict(value).to_dict()}
+            back = getattr(self.module, name).from_dict(value).to_dict()
             self.members[name] = self.members.get(name, 0) + 1
             back = self.encode(value, back, self.schemas[name])
         if isinstance(value, dict) and isinstance(back, dict):

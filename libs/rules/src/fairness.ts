@@ -4,21 +4,27 @@
 // cutter cannot know the seed. After the deal is scored the seed is revealed and anyone can recompute.
 import { createHmac } from 'node:crypto';
 import { refuse } from './errors';
+import { CUT_PATTERN, MAX_MARKS_IN_A_ROW } from './printable';
 import { endsTheDeal, evolve, type MatchState, type StartedMatch } from './state';
 import type { BismarckEvent, Cut, DealerFacts, Seat } from './types';
 
 /** The rule of a cut in plain words, as a refusal states it ("a cut is …", "cut must be …"). */
 export const CUT_RULE =
   '1 to 64 printable characters (letters, marks, numbers, punctuation, symbols and spaces, not only spaces; ' +
-  'no control, invisible format or separator character), counted after NFC normalisation';
+  `at most ${MAX_MARKS_IN_A_ROW} combining marks in a row; no control, invisible format or separator character, ` +
+  'nor a private-use or unassigned one below U+10000), counted after NFC normalisation';
+
+/** The longest cut, in code points (of its NFC form). */
+export const CUT_MAX_LENGTH = 64;
 
 /**
- * What a cut may hold: any printable character and the ordinary space. Everything else (controls, the
- * invisible format characters such as bidi overrides and zero-width ones, line and paragraph separators,
- * other spaces, private-use, unassigned code points and lone surrogates) could make two cuts look alike
- * on a screen or hide text in a log. The `u` flag makes {1,64} count code points, not UTF-16 units.
+ * What a cut may hold: any printable character and the ordinary space, and no long run of combining marks.
+ * Everything else (controls, the invisible format characters such as bidi overrides, zero-width ones and
+ * tags, line and paragraph separators, other spaces, private-use and unassigned code points of the BMP,
+ * noncharacters and lone surrogates) could make two cuts look alike on a screen or hide text in a log.
+ * The same pattern is the OpenAPI document's (printable.ts); the `u` flag reads the text by code points.
  */
-const CUT_CHARACTERS = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]{1,64}$/u;
+const CUT_CHARACTERS = new RegExp(CUT_PATTERN, 'u');
 
 /**
  * The cut as it is recorded and mixed into the shuffle: its NFC form, or null when it breaks the rule.
@@ -28,9 +34,9 @@ const CUT_CHARACTERS = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]{1,64}$/u;
  */
 export const normalCut = (cut: unknown): string | null => {
   if (typeof cut !== 'string') return null;
-  // NFC leaves a lone surrogate as it is, and the pattern refuses it (it is no letter, mark, …).
   const normal = cut.normalize('NFC');
-  return CUT_CHARACTERS.test(normal) && /[^ ]/.test(normal) ? normal : null;
+  // NFC leaves a lone surrogate as it is: it is no character (and PostgreSQL would not store it).
+  return [...normal].length <= CUT_MAX_LENGTH && !/\p{Cs}/u.test(normal) && CUT_CHARACTERS.test(normal) ? normal : null;
 };
 
 /** The seat that cuts: the one on the dealer's right. */

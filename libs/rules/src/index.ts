@@ -12,5 +12,6 @@ export { recordedMove } from './recorded';
 export { legalActions, legalPlays, trickWinner, playableSuits, voidsShown, beats } from './legal';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
-export { deckKey, cutterOf, CUT_RULE, normalCut, dealToReveal } from './fairness';
+export { deckKey, cutterOf, CUT_RULE, CUT_MAX_LENGTH, normalCut, dealToReveal } from './fairness';
+export { CUT_PATTERN, MAX_MARKS_IN_A_ROW, NO_HIDDEN_TEXT } from './printable';
 export { randomCommand, playRandomMatch, mulberry32, type RandomPlay, type PlayedMatch } from './simulate';

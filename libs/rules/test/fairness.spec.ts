@@ -34,7 +34,10 @@ describe('the cut (seat on the dealer\'s right) before a deal', () => {
     ['a line separator (U+2028)', { seat: 2, cut: 'a\u2028b' }, 'VALIDATION_FAILED'],
     ['a no-break space (U+00A0)', { seat: 2, cut: 'a\u00A0b' }, 'VALIDATION_FAILED'],
     ['a private-use character', { seat: 2, cut: 'a\uE000' }, 'VALIDATION_FAILED'],
-    ['an unassigned code point', { seat: 2, cut: 'a\u{E0080}' }, 'VALIDATION_FAILED'],
+    ['an unassigned code point of the BMP', { seat: 2, cut: 'a\u0378' }, 'VALIDATION_FAILED'],
+    ['a tag character (U+E0041, invisible)', { seat: 2, cut: 'a\u{E0041}' }, 'VALIDATION_FAILED'],
+    ['a noncharacter beyond the BMP (U+1FFFF)', { seat: 2, cut: 'a\u{1FFFF}' }, 'VALIDATION_FAILED'],
+    ['five combining marks on one letter', { seat: 2, cut: 'x\u0301\u0302\u0303\u0304\u0305' }, 'VALIDATION_FAILED'],
     ['a number', { seat: 2, cut: 42 as unknown as string }, 'VALIDATION_FAILED'],
   ] as const)('refuses %s (%s)', (_name, cmd, code) => {
     given(start()).when({ type: 'cut', ...cmd }).thenThrows(code);

@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { oneOfSchemas, problemExample } from '../matches/api-docs';
+import { LANGUAGES } from '../pages/languages';
 import { unsupportedMediaTypeResponse } from '../problem/media-type';
 
 type Json = Record<string, any>;
@@ -19,6 +20,9 @@ const BODY_METHODS = ['post', 'patch', 'delete'];
  * - the bearer schemes say what the tokens are (Nest's default `bearerFormat` is JWT; ours are opaque, but a
  *   player's may be its identity provider's JWT where the deployment has one);
  * - the problem schema's fields say what they hold;
+ * - every operation that may answer problem+json takes `Accept-Language` (the problem's title, and at a table its
+ *   detail, follow it), and every problem answer says `Content-Language` and `Vary: Accept-Language`, as
+ *   problem/problem.ts sends them (addLanguage);
  * - last, the document becomes OpenAPI 3.1 (toOpenApi31): `null` is a value the schemas themselves allow,
  *   exactly, for every JSON Schema validator and generator (docs/clients.md, "Why OpenAPI 3.1").
  */
@@ -37,6 +41,7 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
       if (path.startsWith('/api/') || (op.parameters ?? []).length > 0) addMalformed(op, method);
       if (method === 'get') addNotModified(op);
       op.security = securityOf(path, method, op);
+      addLanguage(op, `${method} ${path}`, (document.components ??= {}) as Json);
       for (const media of Object.values((op.requestBody?.content ?? {}) as Json)) {
         closeObjects(media.schema, schemas);
         if (media.example === undefined && media.examples === undefined) {
@@ -47,6 +52,54 @@ export function completeOpenApi(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return toOpenApi31(document);
+}
+
+/** The pages whose own answer (not only a problem) is in the language asked for, with `Content-Language` and `Vary`. */
+const LANGUAGE_PAGES: readonly string[] = ['get /rules'];
+
+/** The headers addLanguage refers to, declared once in `components.headers`. */
+const LANGUAGE_HEADERS = {
+  'Content-Language': {
+    description: 'The language of the text: the best of `Accept-Language` among the ones the service speaks, else `en`.',
+    schema: { type: 'string', enum: [...LANGUAGES], example: 'nb' },
+  },
+  'Vary-Accept-Language': {
+    description: 'Names `Accept-Language`: the text depends on it (a cache keys the answer on it too).',
+    schema: { type: 'string', example: 'Accept-Language' },
+  },
+};
+
+const ACCEPT_LANGUAGE = {
+  name: 'Accept-Language',
+  in: 'header',
+  required: false,
+  description:
+    "The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) " +
+    'or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller\'s language").',
+  schema: { type: 'string', example: 'nb, en;q=0.8' },
+};
+
+/**
+ * The language of an answer (problem/problem.ts `sendProblem`, pages/languages.ts): an operation that may answer
+ * problem+json takes `Accept-Language` (`en`, `fi`, `nb` (`no`, `nn`), `sv`; anything else reads as English) and
+ * each such answer, and a language page's own, carries `Content-Language` and `Vary: Accept-Language`. The
+ * headers are declared once in `components.headers` and referred to: nearly every answer has them.
+ */
+function addLanguage(op: Json, route: string, components: Json): void {
+  const responses = Object.entries((op.responses ?? {}) as Json);
+  const answers = responses.filter(([status, r]) => (r as Json).content?.['application/problem+json'] || (LANGUAGE_PAGES.includes(route) && /^2/.test(status)));
+  if (answers.length === 0) return;
+  components.headers = { ...components.headers, ...structuredClone(LANGUAGE_HEADERS) };
+  for (const [, response] of answers) {
+    (response as Json).headers = {
+      ...(response as Json).headers,
+      'Content-Language': { $ref: '#/components/headers/Content-Language' },
+      Vary: { $ref: '#/components/headers/Vary-Accept-Language' },
+    };
+  }
+  op.parameters ??= [];
+  if (op.parameters.some((p: Json) => p.in === 'header' && String(p.name).toLowerCase() === 'accept-language')) return;
+  op.parameters.push(structuredClone(ACCEPT_LANGUAGE));
 }
 
 /** The routes that bind a seat to the caller's player account when a player token is sent (anonymous without one). */

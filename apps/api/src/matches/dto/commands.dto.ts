@@ -52,7 +52,10 @@ export class CutDto {
     example: 'lykke til',
     description:
       `The cutter's contribution to the next deck: ${CUT_WORDS}. ` +
-      'Recorded (`DeckCut.cut`) and mixed into the shuffle in its NFC form, as UTF-8 (docs/fairness.md).',
+      'Recorded (`DeckCut.cut`) and mixed into the shuffle in its NFC form, as UTF-8 (docs/fairness.md). ' +
+      'The pattern is the one the service tests that NFC form with: text already in NFC (nearly all text) is accepted exactly when it ' +
+      'matches (in ECMAScript\'s `u` mode, or any engine that reads a string by code points). Text that NFC changes can differ: ' +
+      'composing may shorten a run of marks, and a few characters decompose (U+0958 into two code points), so check the NFC form.',
   })
   @IsString()
   // The rules' own test, so the answer here and the rules' refusal never disagree.

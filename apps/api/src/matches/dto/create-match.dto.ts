@@ -5,7 +5,7 @@ import { STRATEGIES, type StrategyName } from '@bismarck/bots';
 import { IsPlayerName, IsSeatNames, PLAYER_NAME_SCHEMA, type AccountEntry, type BotEntry } from '../../lobby/seat-names.validator';
 
 type SeatEntry = string | BotEntry | AccountEntry | null;
-import { PLAYER_ID, SEED_TEXT } from './fields';
+import { NAME_WORDS, PLAYER_ID, SEED_TEXT } from './fields';
 import { MatchOptionsDto } from './match-options.dto';
 
 /** A seat the service plays (a `players` entry at creation, or the body of `POST …/seats/{seat}/bot`). */
@@ -38,7 +38,7 @@ export class CreateMatchDto {
       'Seats 0, 1, 2: a name (a person, who gets the seat\'s token), `{ "bot": "greedy" }` (the service plays the seat; ' +
       'no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with ' +
       '`POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three ' +
-      'seats are taken. A name is 1 to 40 printable characters, not only spaces. `{ "player": "pl-…" }` binds the seat to the ' +
+      `seats are taken. A name is ${NAME_WORDS}. \`{ "player": "pl-…" }\` binds the seat to the ` +
       "caller's own player account (docs/players.md): the request then carries that player's token, the seat is named after the account, " +
       "and the player's token acts for it from any device (the seat's own token is given too).",
   })

@@ -247,25 +247,14 @@ const DATA = {
   RematchOffered: RematchOfferedDataDto,
 } satisfies Record<EventType, Type>;
 
-/** The part of an event its type decides: `{ type, data }`, e.g. `CardPlayedEventDto`. */
-function typedEvent<T extends EventType>(type: T): Type {
-  @ApiSchema({ name: `${type}EventDto`, description: `A \`${type}\` event: its \`data\`.` })
-  class TypedEvent {
-    @ApiProperty({ enum: [type], description: 'The event type.' }) readonly type!: T;
-    @ApiProperty({ type: DATA[type], description: 'What happened.' }) readonly data!: Extract<BismarckEvent, { type: T }>['data'];
-  }
-  return TypedEvent;
-}
-
-/** Every event type with its schema, in the catalogue's order. */
-export const TYPED_EVENTS = Object.fromEntries(EVENT_TYPES.map((t) => [t, typedEvent(t)])) as Record<EventType, Type>;
-
-/** An event as responses show it; `type` tells which `data` it carries. */
-@ApiOneOf('type', TYPED_EVENTS)
-export class EventDto {
+/**
+ * What every event carries beside `type` and `data`, as the log, the command answers and the live stream
+ * show it. Each per-type schema (`CardPlayedEventDto`, …) carries it too, so a client that decodes an event
+ * with its type's class, as docs/clients.md advises, keeps its version, time, hash and stand-in mark.
+ */
+class EventEnvelopeDto {
   @ApiProperty(integer('Its version: its place in the match\'s log, from 1, with no gap.', { minimum: 1, maximum: MAX_VERSION, example: 7 }))
   readonly version!: number;
-  @ApiProperty({ enum: EVENT_TYPES, example: 'CardPlayed', description: 'The event type (docs/clients.md, "Event catalogue").' }) readonly type!: EventType;
   @ApiProperty({ format: 'date-time', description: 'When it was appended.' }) readonly at!: string;
   @ApiPropertyOptional(
     sha256(
@@ -275,4 +264,38 @@ export class EventDto {
   readonly hash?: string;
   @ApiPropertyOptional({ enum: [true], description: 'Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").' })
   readonly standIn?: true;
+}
+
+/** What the export keeps of every event beside `type` and `data` (`ExportedEventDto` in replay/replay.dto.ts says the same). */
+class ExportedEventEnvelopeDto {
+  @ApiProperty(integer('Its version, from 1, with no gap.', { minimum: 1, maximum: MAX_VERSION, example: 7 })) readonly version!: number;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { at: '2026-11-29T15:28:31.220Z' }, description: 'What the service recorded beside the event.' })
+  readonly metadata!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time', description: 'When it was appended.' }) readonly recordedAt!: string;
+  @ApiProperty({ pattern: '^[0-9]+$', example: '1795966111220000', description: 'Microseconds since the epoch, as hashed.' }) readonly recordedAtMicros!: string;
+  @ApiProperty(sha256('SHA-256 over the previous hash and this event (docs/fairness.md).')) readonly hash!: string;
+}
+
+/** One event type's whole schema: the envelope, `type` (this one only) and the `data` its type decides. */
+function typedEvent<T extends EventType>(type: T, envelope: Type, name: string, what: string): Type {
+  @ApiSchema({ name, description: `A \`${type}\` event${what}.` })
+  class TypedEvent extends envelope {
+    @ApiProperty({ enum: [type], description: 'The event type.' }) readonly type!: T;
+    @ApiProperty({ type: DATA[type], description: 'What happened.' }) readonly data!: Extract<BismarckEvent, { type: T }>['data'];
+  }
+  return TypedEvent;
+}
+
+/** Every event type with its schema (`CardPlayedEventDto`, …: the whole event), in the catalogue's order. */
+export const EVENTS_BY_TYPE = Object.fromEntries(EVENT_TYPES.map((t) => [t, typedEvent(t, EventEnvelopeDto, `${t}EventDto`, '')])) as Record<EventType, Type>;
+
+/** Every event type with its schema as the export keeps it (`CardPlayedExportedEventDto`, …), for `ExportedEventDto`. */
+export const TYPED_EVENTS = Object.fromEntries(
+  EVENT_TYPES.map((t) => [t, typedEvent(t, ExportedEventEnvelopeDto, `${t}ExportedEventDto`, ' as the export keeps it (GET /api/matches/{id}/export)')]),
+) as Record<EventType, Type>;
+
+/** An event as responses show it; `type` tells which `data` it carries. */
+@ApiOneOf('type', EVENTS_BY_TYPE)
+export class EventDto extends EventEnvelopeDto {
+  @ApiProperty({ enum: EVENT_TYPES, example: 'CardPlayed', description: 'The event type (docs/clients.md, "Event catalogue").' }) readonly type!: EventType;
 }

@@ -1,5 +1,5 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
-import { CUT_RULE } from '@bismarck/rules';
+import { CUT_MAX_LENGTH, CUT_PATTERN, CUT_RULE, MAX_MARKS_IN_A_ROW, NO_HIDDEN_TEXT } from '@bismarck/rules';
 
 // Schema pieces the DTOs share, written out as plain OpenAPI so the document says exactly this
 // (integers are `integer`, every card array says what a card is).
@@ -13,11 +13,12 @@ export const SUITS = ['S', 'H', 'D', 'C'] as const;
 
 /**
  * Text a person typed (a name, a seed), stated in the document exactly as the service checks it: a
- * length in characters (code points, as JSON Schema's `maxLength` counts them) and a pattern written
- * with `\uXXXX` ranges only, which every JSON Schema tool reads alike (`\p{…}` classes need a Unicode
- * mode that Spectral, Python's `re` and others lack). Besides, the text must be well-formed Unicode: a
- * lone UTF-16 surrogate is no character, PostgreSQL refuses to store it, and no pattern can say so alike
- * in every engine.
+ * length in characters (code points, as JSON Schema's `maxLength` counts them) and a pattern the service
+ * itself tests with (in ECMAScript's `u` mode, as JSON Schema validators do), written with `\uXXXX` ranges
+ * and, beyond U+FFFF, single characters, never `\p{…}` classes nor ranges there (libs/rules/src/printable.ts
+ * says why: every engine reads them so, Spectral's and Python's included).
+ * Besides, the text must be well-formed Unicode: a lone UTF-16 surrogate is no character, PostgreSQL
+ * refuses to store it, and no pattern can say so alike in every engine.
  */
 const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f';
 // The invisible format characters of the Basic Multilingual Plane (Unicode's Cf there: soft hyphen,
@@ -33,27 +34,35 @@ function textRule(maxLength: number, pattern: string): TextRule {
   const regex = new RegExp(pattern, 'u');
   return {
     schema: { type: 'string', minLength: 1, maxLength, pattern },
-    test: (value: unknown): value is string => typeof value === 'string' && !/\p{Cs}/u.test(value) && regex.test(value) && [...value].length <= maxLength,
+    // The length first: the pattern then reads at most maxLength code points.
+    test: (value: unknown): value is string => typeof value === 'string' && [...value].length <= maxLength && !/\p{Cs}/u.test(value) && regex.test(value),
   };
 }
 
-/** A player's name: 1 to 40 characters, not only spaces; no control, invisible format or separator character. */
-export const PLAYER_NAME = textRule(40, `^[^${CONTROL}${INVISIBLE}]*[^\\s${CONTROL}${INVISIBLE}][^${CONTROL}${INVISIBLE}]*$`);
+/**
+ * A player's name: 1 to 40 characters, not only spaces; no control, invisible format (beyond the BMP too: tags,
+ * …), noncharacter beyond the BMP or separator character; at most MAX_MARKS_IN_A_ROW combining marks in a row
+ * (no text hidden in a stack of marks).
+ */
+export const PLAYER_NAME = textRule(40, `^${NO_HIDDEN_TEXT}[^${CONTROL}${INVISIBLE}]*[^\\s${CONTROL}${INVISIBLE}][^${CONTROL}${INVISIBLE}]*$`);
+
+/** A name's rule in words, for the descriptions. */
+export const NAME_WORDS = `1 to 40 printable characters, not only spaces, at most ${MAX_MARKS_IN_A_ROW} combining marks in a row`;
 
 /** The rule of a cut (libs/rules `normalCut`), as the answers and the document word it. */
 export const CUT_WORDS = CUT_RULE;
 
 /**
- * The cut in the document: no control nor invisible character of the Basic Multilingual Plane, not only
- * spaces. The service checks more than a portable pattern can say (Unicode's categories: no other space,
- * no private-use nor unassigned character; the length after NFC), so this lets through a few cuts it
- * refuses; it never refuses one the service accepts of at most 64 code points as sent.
+ * The cut in the document: the pattern libs/rules tests the cut's NFC form with (CUT_PATTERN: in the BMP
+ * Unicode's letters, marks, numbers, punctuation, symbols and the space, beyond it all but the format
+ * characters and noncharacters; not only spaces, at most MAX_MARKS_IN_A_ROW marks in a row) and its length. A client tests the text as it sends it; the service tests its NFC form,
+ * which is the same text for almost every cut (docs/fairness.md says where they can differ).
  */
 export const CUT_SCHEMA = {
   type: 'string',
   minLength: 1,
-  maxLength: 64,
-  pattern: `^[^${CONTROL}${INVISIBLE}]*[^ ${CONTROL}${INVISIBLE}][^${CONTROL}${INVISIBLE}]*$`,
+  maxLength: CUT_MAX_LENGTH,
+  pattern: CUT_PATTERN,
 } as const;
 
 /** A seed: 1 to 128 characters with no control character (logs and terminals show it). */
