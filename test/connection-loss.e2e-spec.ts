@@ -4,6 +4,7 @@ import { guardConnectionErrors, pgPool } from '@bismarck/database';
 import { startTestApp } from './support/app';
 import { onRealServer } from './support/database';
 import { createMatch, playOneAction } from './support/player';
+import { waitFor } from './support/wait';
 
 describe('guardConnectionErrors', () => {
   it('puts one error listener on every client the pool hands out, also those it opened before', () => {
@@ -41,9 +42,7 @@ if (onRealServer) {
         await expect(held.query('SELECT 1')).rejects.toThrow();
         held.release(new Error('session ended'));
         // The service lives on: health comes back and the match can be played.
-        let healthy = false;
-        for (let i = 0; i < 20 && !healthy; i++) healthy = (await t.http().get('/health')).status === 200;
-        expect(healthy).toBe(true);
+        await waitFor('health to come back', async () => ((await t.http().get('/health')).status === 200 ? true : null), 30_000);
         for (let i = 0; i < 5; i++) await playOneAction(t.http, m);
       } finally {
         await t.close();

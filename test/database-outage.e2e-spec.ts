@@ -33,7 +33,7 @@ describe('a database outage', () => {
     await proxy?.close();
     await db?.drop();
     contract?.assertKept();
-  });
+  }, 60_000);
 
   it('answers 503 DATABASE_UNAVAILABLE with Retry-After while it is away, and serves again when it is back', async () => {
     const match: CreatedMatch = await createMatch(http, { options: { schedule: 'quick' } });

@@ -11,7 +11,7 @@ describe('migration ListPlayers1799000004000', () => {
   beforeAll(async () => {
     db = await createTestDatabase({ migrations: before });
   }, 60_000);
-  afterAll(async () => db?.drop());
+  afterAll(async () => db?.drop(), 60_000);
 
   it('mends list rows that kept the players of creation, and later upserts carry the players', async () => {
     const ds = await openDataSource(db, { migrations: [...eventStoreMigrations, ...projectionMigrations] });

@@ -34,7 +34,7 @@ describe('ratings', () => {
   afterAll(async () => {
     await b?.stopApp();
     await a?.close();
-  });
+  }, 60_000);
 
   const register = async (name: string): Promise<Player> => ({ ...(await a.http().post('/api/players').send({ name }).expect(201)).body, name });
   const caughtUp = async (...apps: TestApp[]) => {

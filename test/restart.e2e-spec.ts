@@ -23,7 +23,7 @@ afterAll(async () => {
   child?.kill('SIGKILL');
   await db?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Starts the service in its own process and resolves with its base URL. */
 function startService(): Promise<string> {

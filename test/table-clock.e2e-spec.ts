@@ -24,26 +24,27 @@ const countdown = (page: Page, selector: string): Promise<{ seconds: number; tex
 
 describe('the turn clock at the table', () => {
   it('counts down the person\'s time, warns under 10 s, lets the stand-in play, and brings the person back from away', async () => {
-    const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick', clock: clock(15) } }).expect(201)).body;
+    // 20 s: the page may come up seconds after the turn began on a busy machine, and still show over 10 s.
+    const m = (await t.http().post('/api/matches').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick', clock: clock(20) } }).expect(201)).body;
     const astrid = await web.device(375);
     await astrid.page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
     // The clock runs for a person only: the countdown comes with Astrid's first turn.
     await astrid.page.waitForSelector('#myInfo [role="timer"]', { timeout: 20_000 });
     const start = (await countdown(astrid.page, '#myInfo'))!;
     expect(start.seconds).toBeGreaterThan(9);
-    expect(start.seconds).toBeLessThanOrEqual(15);
-    expect(start.text).toMatch(/^0:1\d$/);
+    expect(start.seconds).toBeLessThanOrEqual(20);
+    expect(start.text).toMatch(/^0:[12]\d$/);
     expect(start.low).toBe(false);
     expect(await astrid.page.title()).toBe('● Your turn — Bismarck');
-    // Each second ticks, and under 10 s the countdown warns.
-    await astrid.page.waitForFunction((s) => Number(document.querySelector<HTMLElement>('#myInfo [role="timer"]')?.dataset.seconds) === s - 1, start.seconds, { timeout: 2500 });
-    await astrid.page.waitForSelector('#myInfo [role="timer"].low', { timeout: 8000 });
+    // It ticks down (a busy page may show a second late, or skip one), and under 10 s the countdown warns.
+    await astrid.page.waitForFunction((s) => Number(document.querySelector<HTMLElement>('#myInfo [role="timer"]')?.dataset.seconds) < s, start.seconds, { timeout: 5_000 });
+    await astrid.page.waitForSelector('#myInfo [role="timer"].low', { timeout: 25_000 });
     expect(await lowContrast(astrid.page)).toEqual([]);
     expect(await astrid.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await astrid.page.screenshot({ path: join(ARTIFACTS, 'play-clock-low-375.png'), fullPage: true });
 
     // Astrid never acts: the stand-in plays her turns, and after two in a row she is away.
-    await astrid.page.waitForSelector('#backBar:not([hidden]) #backBtn', { timeout: 60_000 });
+    await astrid.page.waitForSelector('#backBar:not([hidden]) #backBtn', { timeout: 90_000 });
     expect(await astrid.page.textContent('#backBar p')).toBe('You were away: a bot is playing for you. It plays at once until you come back.');
     const timedOut = (await events(m.id)).filter((e) => e.type === 'TurnTimedOut');
     expect(timedOut.length).toBeGreaterThanOrEqual(2);
@@ -55,7 +56,7 @@ describe('the turn clock at the table', () => {
     await astrid.page.waitForSelector('#backBar', { state: 'hidden' });
     expect((await events(m.id)).filter((e) => e.type === 'SeatReturned').map((e) => e.data.seat)).toEqual([0]);
     expect(astrid.errors).toEqual([]);
-  }, 150_000);
+  }, 200_000);
 
   it('tells the others, in words, whose seat a bot plays while that person is away', async () => {
     const m: CreatedMatch = (await t.http().post('/api/matches').send({ players: ['Astrid', 'Bjørn', { bot: 'greedy' }], options: { schedule: 'quick', clock: clock(5) } }).expect(201)).body;

@@ -20,7 +20,7 @@ describe('presence at the table', () => {
     await astrid.page.goto(`${web.base}/play/${m.id}#token=${encodeURIComponent(m.seats[0].token)}`);
     await astrid.page.waitForSelector('body[data-ready="true"]');
     // The page's own stream makes seat 0 connected, for everyone.
-    await waitFor('seat 0 online', async () => ((await t.http().get(`/api/matches/${m.id}`)).body.connected[0] === true ? true : null), 10_000);
+    await waitFor('seat 0 online', async () => ((await t.http().get(`/api/matches/${m.id}`)).body.connected[0] === true ? true : null), 30_000);
     await astrid.page.waitForFunction(() => document.querySelector('[data-presence="0"]')?.textContent === 'online');
     expect(await presenceOf(astrid.page, 1)).toBe('offline');
     expect(await presenceOf(astrid.page, 2)).toBe('offline');
@@ -30,15 +30,15 @@ describe('presence at the table', () => {
     const controller = new AbortController();
     const res = await fetch(`${web.base}/api/matches/${m.id}/events/stream`, { headers: { authorization: `Bearer ${m.seats[1].token}` }, signal: controller.signal });
     expect(res.status).toBe(200);
-    await astrid.page.waitForFunction(() => document.querySelector('[data-presence="1"]')?.textContent === 'online', undefined, { timeout: 10_000 });
+    await astrid.page.waitForFunction(() => document.querySelector('[data-presence="1"]')?.textContent === 'online', undefined, { timeout: 30_000 });
     expect(await astrid.page.evaluate(() => document.body.dataset.version)).toBe(version);
     expect(await lowContrast(astrid.page)).toEqual([]);
     controller.abort();
-    await astrid.page.waitForFunction(() => document.querySelector('[data-presence="1"]')?.textContent === 'offline', undefined, { timeout: 10_000 });
+    await astrid.page.waitForFunction(() => document.querySelector('[data-presence="1"]')?.textContent === 'offline', undefined, { timeout: 30_000 });
 
     // Astrid leaves: her seat is offline for the others.
     await astrid.page.close();
-    await waitFor('seat 0 offline', async () => ((await t.http().get(`/api/matches/${m.id}`)).body.connected[0] === false ? true : null), 10_000);
+    await waitFor('seat 0 offline', async () => ((await t.http().get(`/api/matches/${m.id}`)).body.connected[0] === false ? true : null), 30_000);
     expect(astrid.errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

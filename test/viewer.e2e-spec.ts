@@ -29,7 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-});
+}, 60_000);
 
 /** Moves the slider to a version and waits until the page shows it. */
 async function showVersion(page: Page, version: number): Promise<void> {

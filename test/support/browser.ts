@@ -76,17 +76,18 @@ export function useBrowser(t: TestApp): WebHandle {
       return { context, ...(await openPage(context, width)) };
     },
   } as WebHandle;
+  // Closing contexts and the browser takes seconds on a busy machine: more than jest's default 5 s for a hook.
   afterEach(async () => {
     await Promise.all(contexts.map((c) => c.close()));
     contexts = [];
-  });
+  }, 60_000);
   beforeAll(async () => {
     web.base = await listenLocal(t.app);
     web.browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     await web.browser?.close();
-  });
+  }, 60_000);
   return web;
 }

@@ -10,6 +10,19 @@ import {
 } from '@bismarck/database';
 import { eventStoreMigrations } from '@bismarck/event-store';
 
+// A test on a database of its own (and the whole api on it, ./app) waits on that database, on the
+// embedded PGlite one WebAssembly session every query queues for: a few dozen requests take well
+// under a second on a quiet machine and several on a loaded two-core one, past jest's default 5 s.
+// So every test file that uses this module, directly or through ./app, gets 30 s per test and hook
+// by default; a file's own jest.setTimeout (which runs after its imports) or a test's own timeout wins.
+jest.setTimeout(30_000);
+
+/**
+ * What starting a database and an api on it may take before a file's tests: a few seconds on a quiet
+ * machine (PGlite's WebAssembly, the migrations, Nest's modules), over a minute on a crowded one.
+ */
+export const STARTUP_MS = 180_000;
+
 export interface TestDatabase {
   readonly url: string;
   /** True when running on the embedded PGlite (no DATABASE_URL). */
@@ -105,12 +118,13 @@ export function useTestDatabase(options: { poolSize?: number } & TestDatabaseOpt
   beforeAll(async () => {
     handle.db = await createTestDatabase(options);
     handle.ds = await openDataSource(handle.db, options);
-  }, 60_000);
+  }, STARTUP_MS);
+  // Stopping an embedded database may take its 10 s before SIGKILL: more than jest's default 5 s for a hook.
   afterAll(async () => {
     await beforeClose?.();
     await handle.ds?.destroy();
     await handle.db?.drop();
-  });
+  }, 60_000);
   return handle;
 }
 

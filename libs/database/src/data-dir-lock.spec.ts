@@ -96,7 +96,7 @@ describe('the data directory lock', () => {
       `is still in use by its database process ${server.pid}`,
     );
     const started = Date.now();
-    const waiting = acquireDataDirLock(dir, { waitMs: 5_000 });
+    const waiting = acquireDataDirLock(dir, { waitMs: 20_000 }); // long beside a SIGKILL's reaping on a busy machine
     setTimeout(() => server.kill('SIGKILL'), 400);
     const lock = await waiting;
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);

@@ -32,6 +32,11 @@ export interface EmbeddedPostgres {
   readonly url: string;
   /** The absolute directory the data lives in, or 'memory' or 'scratch'. */
   readonly dataDir: string;
+  /**
+   * For 'scratch': the directory of its own, `<temp>/bismarck-scratch-<pid of its server>-<random>`,
+   * removed at stop. The pid names its owner: another start prunes it only once that process is gone.
+   */
+  readonly scratchDir?: string;
   /** Closes the socket server, then the database, and waits for its process to end. Idempotent. */
   stop(): Promise<void>;
 }
@@ -49,7 +54,8 @@ const CHILD_SCRIPT = `
 const [pglitePath, socketPath, dataDir, port, maxConnections, startFrom, clusterPath] = process.argv.slice(1);
 const fs = require('node:fs');
 const path = require('node:path');
-// 'scratch': a directory of its own in the temp folder, removed when the database stops.
+// 'scratch': a directory of its own in the temp folder, named by this process (its owner: pruning
+// removes it only once this pid is gone), removed when the database stops.
 const scratch = dataDir === 'scratch' ? fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'bismarck-scratch-' + process.pid + '-')) : undefined;
 (async () => {
   const { PGlite } = require(pglitePath);
@@ -72,7 +78,7 @@ const scratch = dataDir === 'scratch' ? fs.mkdtempSync(path.join(require('node:o
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.send({ ready: server.getServerConn(), from });
+  process.send({ ready: server.getServerConn(), from, scratch });
 })().catch((err) => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   process.send?.({ error: String(err && err.stack || err) });
@@ -184,6 +190,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   let exited: Promise<void> | undefined;
   let hostPort: string;
   let from: string;
+  let scratchDir: string | undefined;
   let snapshots: SavedSnapshots | undefined;
   try {
     // Node's own resolution (not a bundler's or jest's): the child loads the CommonJS builds.
@@ -209,7 +216,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     );
     exited = exitOf(child);
     if (child.pid) lock?.setServerPid(child.pid);
-    ({ hostPort, from } = await waitReady(child, options.startTimeoutMs ?? 60_000));
+    ({ hostPort, from, scratchDir } = await waitReady(child, options.startTimeoutMs ?? 60_000));
   } catch (err) {
     // The directory is free only once the child is gone.
     if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -224,6 +231,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const embedded: EmbeddedPostgres = {
     url: `postgres://postgres@${hostPort}/postgres`,
     dataDir,
+    scratchDir,
     stop() {
       stopping ??= (async () => {
         child.ref();
@@ -284,13 +292,19 @@ function exitOf(child: ChildProcess): Promise<void> {
   });
 }
 
-function waitReady(child: ChildProcess, timeoutMs: number): Promise<{ hostPort: string; from: string }> {
+interface Ready {
+  readonly hostPort: string;
+  readonly from: string;
+  readonly scratchDir?: string;
+}
+
+function waitReady(child: ChildProcess, timeoutMs: number): Promise<Ready> {
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`embedded PostgreSQL did not start within ${timeoutMs} ms`));
     }, timeoutMs);
-    const finish = (err: Error | undefined, ready?: { hostPort: string; from: string }) => {
+    const finish = (err: Error | undefined, ready?: Ready) => {
       clearTimeout(timer);
       child.off('message', onMessage);
       child.off('exit', onExit);
@@ -299,8 +313,8 @@ function waitReady(child: ChildProcess, timeoutMs: number): Promise<{ hostPort: 
       else resolvePromise(ready!);
     };
     const onMessage = (m: unknown) => {
-      const msg = m as { ready?: string; from?: string; error?: string };
-      if (msg.ready) finish(undefined, { hostPort: msg.ready, from: msg.from ?? 'initdb' });
+      const msg = m as { ready?: string; from?: string; scratch?: string; error?: string };
+      if (msg.ready) finish(undefined, { hostPort: msg.ready, from: msg.from ?? 'initdb', scratchDir: msg.scratch });
       else if (msg.error) finish(new Error(`embedded PostgreSQL failed to start: ${msg.error}`));
     };
     const onExit = (code: number | null) => finish(new Error(`embedded PostgreSQL exited during start (code ${code})`));

@@ -1,13 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Client } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { startEmbeddedPostgres } from './embedded';
-import { migrationsKey, pruneScratchDirectories, pruneSnapshots, savedSnapshots } from './snapshots';
+import { alive, migrationsKey, pruneScratchDirectories, pruneSnapshots, savedSnapshots } from './snapshots';
 
-jest.setTimeout(90_000);
+// A start runs initdb (seconds of WebAssembly) when no snapshot fits: a minute and more on a loaded two-core machine.
+jest.setTimeout(240_000);
+
 
 async function query(url: string, sql: string): Promise<unknown[]> {
   const client = new Client({ connectionString: url });
@@ -63,25 +65,35 @@ describe('in-memory snapshots', () => {
     }
   });
 
-  it('a scratch database starts from a saved directory, in a directory of its own that it removes when it stops', async () => {
+  it('a scratch database starts from a saved directory, in a directory of its own, named by its server, that it removes when it stops', async () => {
     const probe = oneOffMigration(`CREATE TABLE probe (v text)`);
     const saved = savedSnapshots('directory', [probe])!.migrated!;
-    const scratchDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('bismarck-scratch-'));
-    const before = scratchDirs();
+    // Only this test's own directories are looked at: other processes (jest's other workers, a
+    // `bismarck play`) make and remove theirs in the same temp folder at any time.
+    const serverPid = (dir: string) => Number(/^bismarck-scratch-(\d+)-/.exec(basename(dir))?.[1]);
     try {
       const first = await startEmbeddedPostgres({ dataDir: 'scratch', migrations: [probe] });
       expect(first.dataDir).toBe('scratch');
+      const own = first.scratchDir!;
+      expect(dirname(own)).toBe(tmpdir());
+      expect(existsSync(join(own, 'PG_VERSION'))).toBe(true);
       expect(await tables(first.url)).toEqual([probe.name]);
-      expect(scratchDirs().length).toBe(before.length + 1);
+      // Named by the live process that serves it, so another start's pruning keeps it.
+      expect(alive(serverPid(own))).toBe(true);
+      pruneScratchDirectories();
+      expect(existsSync(own)).toBe(true);
       await first.stop();
+      expect(alive(serverPid(own))).toBe(false);
+      expect(existsSync(own)).toBe(false);
       expect(existsSync(join(saved, 'PG_VERSION'))).toBe(true);
-      expect(scratchDirs()).toEqual(before);
 
       // The next one copies the saved directory: written to, the copy changes and the saved one does not.
       const second = await startEmbeddedPostgres({ dataDir: 'scratch', migrations: [probe] });
+      expect(second.scratchDir).not.toBe(own);
       await query(second.url, `INSERT INTO probe VALUES ('only here')`);
       expect(await tables(second.url)).toEqual([probe.name]);
       await second.stop();
+      expect(existsSync(second.scratchDir!)).toBe(false);
       const third = await startEmbeddedPostgres({ dataDir: 'scratch', migrations: [probe] });
       expect(await query(third.url, `SELECT count(*)::int AS n FROM probe`)).toEqual([{ n: 0 }]);
       await third.stop();

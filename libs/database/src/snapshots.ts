@@ -88,7 +88,8 @@ export function pruneScratchDirectories(dir = tmpdir()): void {
   }
 }
 
-function alive(pid: number): boolean {
+/** True while a process of that id runs (EPERM: it runs, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
