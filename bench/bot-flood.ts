@@ -18,7 +18,8 @@ function ok<T>(reply: Reply, what: string): T {
 }
 
 async function main_(): Promise<void> {
-  const server = await startServer(main, { ...process.env, DATABASE_URL: '', BISMARCK_DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'warn' });
+  // One client creates all the flood's matches: no cap on them (the cap is drill:flood's subject).
+  const server = await startServer(main, { ...process.env, DATABASE_URL: '', BISMARCK_DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'warn', STRONG_BOT_MATCHES_PER_CALLER: '0' });
   const api = new Connection(server.port);
   const call = async <T>(method: string, path: string, token?: string, body?: unknown): Promise<T> => ok<T>(await api.request(method, path, token, body), `${method} ${path}`);
   try {

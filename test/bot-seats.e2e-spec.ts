@@ -10,7 +10,8 @@ import { decide, fold, legalActions, seatView, shuffleDeck, type Command } from 
 import { BotDecider } from '../apps/api/src/bots/bot-decider.service';
 import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
 import { MatchCommands } from '../apps/api/src/matches/match-commands.service';
-import { MatchCreators } from '../apps/api/src/matches/match-creators';
+import { personOf } from '../apps/api/src/bots/bot-runner.service';
+import { MatchFolds } from '../apps/api/src/matches/match-folds.service';
 import { rebuildDifferences, startTestApp, useTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { bearer } from './support/player';
@@ -194,21 +195,18 @@ describe('bot seats', () => {
     expect((await t.http().get('/api/matches?limit=100').expect(200)).body.items.length).toBe(before);
   });
 
-  it("remembers the address that created a match or a fork, for the bots' fair shares, in this process's memory only (never in the log)", async () => {
+  it("shares the bots' time by person: a bound seat's player account, else the match (its seat token), never the address; no address in the log", async () => {
     const created = (await t.http().post('/api/matches').set('X-Forwarded-For', '203.0.113.7').send({ players: ['Astrid', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
-    const creators = t.app.get(MatchCreators);
-    const creator = creators.of(created.id);
-    // The socket's address (TRUST_PROXY is unset: X-Forwarded-For is not believed).
-    expect(creator).toMatch(/^address:.*127\.0\.0\.1$/);
+    const folds = t.app.get(MatchFolds);
+    expect(personOf(created.id, (await folds.load(created.id))!.state)).toBe(`match:${created.id}`);
     const events = (await t.http().get(`/api/matches/${created.id}/events?limit=1000`).expect(200)).text;
     expect(events).not.toContain('127.0.0.1');
     expect(events).not.toContain('203.0.113.7');
-    await playAgainstBots(t.http, created.id, created.seats[0].token);
-    const { version } = await state(t.http, created.id);
-    const fork = (await t.http().post(`/api/matches/${created.id}/fork?version=${version}`).expect(201)).body;
-    expect(creators.of(fork.id)).toBe(creator);
-    // A match created elsewhere (another instance, before a restart) is its own creator.
-    expect(creators.of('00000000-0000-4000-8000-000000000000')).toBe('match:00000000-0000-4000-8000-000000000000');
+    const player = (await t.http().post('/api/players').send({ name: 'Bodil' }).expect(201)).body;
+    const bound = (
+      await t.http().post('/api/matches').set('authorization', `Bearer ${player.token}`).send({ players: [{ player: player.id }, { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)
+    ).body;
+    expect(personOf(bound.id, (await folds.load(bound.id))!.state)).toBe(`player:${player.id}`);
   }, 120_000);
 
   it('refuses an unknown strategy in the lobby: 400 VALIDATION_FAILED at /bot, nothing appended', async () => {
@@ -270,8 +268,8 @@ describe('bot seats across restarts and instances', () => {
     let lost = 0;
     for (const app of [a.app, b.app]) {
       const commands = app.get(MatchCommands);
-      const execute = commands.execute.bind(commands);
-      jest.spyOn(commands, 'execute').mockImplementation((...args) => execute(...args).catch((err: unknown) => ((lost += 1), Promise.reject(err))));
+      const execute = commands.executeAsService.bind(commands);
+      jest.spyOn(commands, 'executeAsService').mockImplementation((...args) => execute(...args).catch((err: unknown) => ((lost += 1), Promise.reject(err))));
     }
     let woken = 0;
     const timer = setInterval(() => {
@@ -301,9 +299,9 @@ describe('bot seats across restarts and instances', () => {
     const created = (await a.http().post('/api/matches').send({ players: ['Ann', { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
     const decidedAt: number[] = [];
     const commandsA = a.app.get(MatchCommands);
-    const execute = commandsA.execute.bind(commandsA);
-    jest.spyOn(commandsA, 'execute').mockImplementation((...args) => {
-      if (args[3]?.idempotencyKey?.startsWith('bot-')) decidedAt.push(args[3].expectedVersion ?? -1);
+    const execute = commandsA.executeAsService.bind(commandsA);
+    jest.spyOn(commandsA, 'executeAsService').mockImplementation((...args) => {
+      if (args[3] === 'bot') decidedAt.push(args[4]);
       return execute(...args);
     });
     const runnerB = b.app.get(BotRunner);
@@ -313,7 +311,7 @@ describe('bot seats across restarts and instances', () => {
     } finally {
       clearInterval(timer);
     }
-    await waitFor('A to stop playing', async () => (a.app.get(BotRunner).busy ? null : true), 10_000);
+    await waitFor('A to stop playing', async () => (a.app.get(BotRunner).busy ? null : true), 30_000);
     // A did decide at versions B had moved at, and never twice at one version.
     expect(decidedAt.length).toBeGreaterThan(0);
     expect(decidedAt.length - new Set(decidedAt).size).toBe(0);

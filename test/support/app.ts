@@ -5,7 +5,7 @@ import { EventStore } from '@bismarck/event-store';
 import { ProjectionRebuilder, type TableDifference } from '@bismarck/projections';
 import { buildOpenApi, createApp } from '../../apps/api/src/bootstrap';
 import { watchContract, type ContractWatch } from './contract';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, STARTUP_MS, type TestDatabase } from './database';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -21,9 +21,10 @@ export interface TestApp {
 /** The whole api on a fresh database of its own: a real server with DATABASE_URL, else embedded. */
 export async function startTestApp(existing?: TestDatabase): Promise<TestApp> {
   const db = existing ?? (await createTestDatabase({ migrations: [] }));
-  // One test client creates hundreds of matches a minute and audits them all: no creation limit nor
-  // whole-match read limit unless a test sets one (test/edge.e2e-spec.ts tests them).
-  const unset = ['RATE_LIMIT_CREATES_PER_ADDRESS', 'RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS'].filter((name) => process.env[name] === undefined);
+  // One test client creates hundreds of matches a minute and audits them all: no creation limit, no
+  // whole-match read limit and no cap on strong-bot matches unless a test sets one (test/edge.e2e-spec.ts,
+  // test/service-actors.e2e-spec.ts test them).
+  const unset = ['RATE_LIMIT_CREATES_PER_ADDRESS', 'RATE_LIMIT_WHOLE_MATCH_READS_PER_ADDRESS', 'STRONG_BOT_MATCHES_PER_CALLER'].filter((name) => process.env[name] === undefined);
   for (const name of unset) process.env[name] = '0';
   // A person against bots would wait 1.5 s at each bot lay-away: a short pause keeps the path in use
   // without slowing every such test (test/bot-table-cards.e2e-spec.ts sets its own).
@@ -68,11 +69,13 @@ export function useTestApp(before?: () => void, after?: () => void): TestApp {
   beforeAll(async () => {
     before?.();
     Object.assign(handle, await startTestApp());
-  }, 60_000);
+  }, STARTUP_MS);
+  // Closing the app (its sweeps, bot threads and pool) and then the database takes seconds on a busy
+  // machine: more than jest's default 5 s for a hook.
   afterAll(async () => {
     after?.();
     await handle.close?.();
-  });
+  }, 60_000);
   return handle;
 }
 
@@ -88,11 +91,11 @@ export function useTwoTestApps(): { a: TestApp; b: TestApp } {
     const db = await createTestDatabase({ migrations: [] });
     Object.assign(a, await startTestApp(db));
     Object.assign(b, await startTestApp(db));
-  }, 60_000);
+  }, 2 * STARTUP_MS);
   afterAll(async () => {
     await b.stopApp?.();
     await a.close?.();
-  });
+  }, 60_000);
   return { a, b };
 }
 

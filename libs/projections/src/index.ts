@@ -36,7 +36,7 @@ import { SeatPresence1799000016000 } from './migrations/1799000016000-seat-prese
 export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000, AnalysesByContent1799000011000, TurnDeadline1799000012000, Rematch1799000013000, Players1799000014000, Ratings1799000015000, SeatPresence1799000016000] as const;
 export { COMPARED_TABLES, ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
-export { overdueTurns } from './clocks';
+export { overdueTurns, type MatchVersions } from './clocks';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
 export { eventView, storedEventView, toDomainEvent } from './event-view';
 export type { EventView } from './event-view';

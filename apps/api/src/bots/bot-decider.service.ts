@@ -4,17 +4,16 @@ import { join } from 'node:path';
 import type { Piscina } from 'piscina';
 import type { BotAction } from '@bismarck/bots';
 import { appConfig } from '../config/app.config';
-import { MatchCreators } from '../matches/match-creators';
 import { workerPool } from '../workers/worker-pool';
-import { decideBot, strongBudget, type BotTask } from './bot-decision';
-import { FairQueue } from './fair-queue';
+import { decideBot, underLoad, type BotTask } from './bot-decision';
+import { FairQueue, type Turn } from './fair-queue';
 
 /**
  * Where bot decisions are computed: a small pool of worker threads (BOT_THREADS, default 1), so that
  * a strategy's search (the strong bot may think for ~200 ms) never blocks the event loop that serves
  * requests. BOT_THREADS=0 decides in this thread instead. The task holds only the bot seat's view and
  * the history its seat saw. Which decision goes next is the FairQueue's choice (people first, then
- * round-robin by creator and by match); a strong decision that starts with many waiting thinks less.
+ * round-robin by person and by match); a strong decision that starts with many waiting thinks less.
  */
 @Injectable()
 export class BotDecider implements OnModuleDestroy {
@@ -23,7 +22,6 @@ export class BotDecider implements OnModuleDestroy {
 
   constructor(
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-    private readonly creators: MatchCreators,
   ) {
     this.pool = BotDecider.pool(config.botThreads, config.botNice);
     // As many decisions at once as there are threads: the pool's own queue stays empty, the order is ours.
@@ -47,14 +45,13 @@ export class BotDecider implements OnModuleDestroy {
   }
 
   /**
-   * The bot's move in match `matchId`; `withPeople`: a person sits in the match (it goes before
-   * matches of bots only). Its turn comes round-robin by the match's creator, then by match.
+   * The bot's move for `turn` (a match with people goes before matches of bots only); it comes
+   * round-robin by the person it is played for, then by match.
    */
-  decide(task: BotTask, withPeople: boolean, matchId: string): Promise<BotAction | null> {
+  decide(task: BotTask, turn: Turn): Promise<BotAction | null> {
     const pool = this.pool;
-    return this.queue.run({ withPeople, creator: this.creators.of(matchId), match: matchId }, (load) => {
-      const budget = task.strategy === 'strong' ? strongBudget(load) : undefined;
-      const loaded = budget ? { ...task, budget } : task;
+    return this.queue.run(turn, (load) => {
+      const loaded = underLoad(task, turn, load);
       return pool ? (pool.run(loaded) as Promise<BotAction | null>) : Promise.resolve().then(() => decideBot(loaded));
     });
   }

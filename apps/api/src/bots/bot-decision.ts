@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chooseAction, STRONG_DEFAULTS, type BotAction, type DealHistory, type StrategyName } from '@bismarck/bots';
 import type { SeatView } from '@bismarck/rules';
-import type { Load } from './fair-queue';
+import type { Load, Turn } from './fair-queue';
 
 /** What the strong bot may spend on one decision: deals drawn at most, and milliseconds. */
 export interface Budget {
@@ -37,6 +37,20 @@ export function strongBudget(load: Load): Budget | undefined {
     samples: Math.max(LEAST_BUDGET.samples, Math.round(STRONG_DEFAULTS.samples * share)),
     budgetMs: Math.max(LEAST_BUDGET.budgetMs, Math.round(STRONG_DEFAULTS.budgetMs * share)),
   };
+}
+
+/**
+ * Decisions waiting per thread beyond which a stand-in plays greedy: it moves for a person whose time
+ * ran out, late already, and many clocks running out together must not wait behind each other's
+ * searches (at least 25 ms each for the strong bot): 20 of those are half a second.
+ */
+export const STAND_IN_RUSH = 20;
+
+/** The task as it runs under `load`: a strong bot thinks less while many wait; a rushed stand-in plays greedy. */
+export function underLoad(task: BotTask, turn: Turn, load: Load): BotTask {
+  if (turn.standIn === true && task.strategy === 'strong' && load.waiting / load.capacity >= STAND_IN_RUSH) return { ...task, strategy: 'greedy' };
+  const budget = task.strategy === 'strong' ? strongBudget(load) : undefined;
+  return budget ? { ...task, budget } : task;
 }
 
 /**

@@ -9,7 +9,9 @@ import { legalActions, RuleViolation, seatView, standInDue, visibleEvents, type 
 import { appConfig } from '../config/app.config';
 import { MatchCommands, type SeatCommand } from '../matches/match-commands.service';
 import { MatchWriter } from '../matches/match-writer.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
+import { SweepAttempts, SWEEP_BACKOFF } from '../sweeps/sweep-attempts';
 import { BotDecider } from './bot-decider.service';
 import { KnownMatches, learn, type KnownMatch } from './known-matches';
 
@@ -67,6 +69,15 @@ export function takesTableCardsBeforeAPerson(state: MatchState, acting: ServiceS
   return state.bots.some((bot) => bot === null) && legalActions(state, acting.seat)?.action === 'discard';
 }
 
+/**
+ * The person a service move in this match is played for, as the bots' fair queue shares their time:
+ * the player account of the first bound seat, else the match itself (its person's seat token).
+ */
+export function personOf(matchId: string, state: MatchState): string {
+  const account = 'accounts' in state ? state.accounts.find((a) => a !== null) : undefined;
+  return account ? `player:${account}` : `match:${matchId}`;
+}
+
 /** The seat command a bot's action stands for. */
 const seatCommand = (action: BotAction): SeatCommand => {
   switch (action.route) {
@@ -93,9 +104,10 @@ const lostRace = (err: unknown): boolean =>
  * commits (MatchWriter.onCommitted, with the writer's fold), it reads on in the log only what it does
  * not know yet, and while a bot seat may act, decides
  * from that seat's view and the events that seat may see (the rules' own redaction) and sends the
- * move through the same command path as a person's: `If-Match` the version it decided at, and an
- * Idempotency-Key derived from that version, so a stale decision is refused and a move is appended
- * once, however many api instances decide it. At start-up, and every BOT_SWEEP_MS, it looks for
+ * move through the same command path as a person's, as a principal of its own (executeAsService): at
+ * the version it decided at, under an idempotency key derived from that version in the service's own
+ * key space (no caller's Idempotency-Key can collide with it), so a stale decision is refused and a
+ * move is appended once, however many api instances decide it. At start-up, and every BOT_SWEEP_MS, it looks for
  * playing matches whose turn is a bot's that nobody took (a restart, a crash, an outage).
  */
 @Injectable()
@@ -111,6 +123,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private read = 0;
   private readonly stopping = new AbortController();
   private readonly known = new KnownMatches(KNOWN_MATCHES);
+  private readonly attempts = new SweepAttempts();
   /**
    * Matches whose bot is to take the table cards before a person, by the version that made it due:
    * not before `until`. In memory only: after a restart, or on an instance that did not see the move,
@@ -123,6 +136,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly writer: MatchWriter,
     private readonly commands: MatchCommands,
     private readonly decider: BotDecider,
+    private readonly metrics: MetricsService,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {}
 
@@ -181,12 +195,23 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.loops.add(loop);
   }
 
-  /** Wakes the bots of matches whose turn is a bot's, unchanged for `idleMs`; answers how many. One sweep at a time. */
+  /**
+   * Wakes the bots of matches whose turn is a bot's, unchanged for `idleMs`; answers how many. One
+   * sweep at a time. A match found again where an earlier wake-up left it waits longer each time, then
+   * is parked (SweepAttempts), and the read leaves it out meanwhile.
+   */
   sweep(idleMs: number): Promise<number> {
     this.sweeping ??= (async () => {
-      const ids = await matchesAwaitingBots(this.store.queryable, idleMs, PER_SWEEP);
-      for (const id of ids) this.wake(id);
-      return ids.length;
+      const found = await matchesAwaitingBots(this.store.queryable, idleMs, PER_SWEEP, this.attempts.waiting());
+      this.attempts.forget(new Set(found.map((f) => f.id)));
+      for (const { id, version } of found) {
+        const tried = this.attempts.tried(id, version);
+        if (tried !== 'first') this.metrics.sweepFailed('bots');
+        if (tried === 'parked') this.logger.warn(`match ${id}: its bot's turn at version ${version} did not move on after ${SWEEP_BACKOFF.parkAfter} tries; parked for ${SWEEP_BACKOFF.parkMs / 1000} s`);
+        this.wake(id);
+      }
+      this.metrics.sweepParkedNow('bots', this.attempts.parked);
+      return found.length;
     })().finally(() => (this.sweeping = undefined));
     return this.sweeping;
   }
@@ -254,10 +279,10 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopped) return;
       // What the seat may see, and nothing more: its view and the log redacted for it.
       const task = { strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) };
-      const action = await this.decider.decide(task, standIn || bots.some((bot) => bot === null), matchId);
+      const action = await this.decider.decide(task, { withPeople: standIn || bots.some((bot) => bot === null), person: personOf(matchId, state), match: matchId, standIn });
       if (!action || this.stopped) return;
       try {
-        await this.commands.execute(matchId, seat, seatCommand(action), { expectedVersion: version, idempotencyKey: `${standIn ? 'stand-in' : 'bot'}-${version}`, standIn });
+        await this.commands.executeAsService(matchId, seat, seatCommand(action), standIn ? 'standIn' : 'bot', version);
         lost = 0;
         // Answered but not appended here (another instance made the same move with the same key, and
         // this is its first answer): the fold handed over is behind the log, so read on from the log.

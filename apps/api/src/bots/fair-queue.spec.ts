@@ -16,8 +16,8 @@ function manual(log: string[], name: string) {
   };
 }
 const settle = () => new Promise((resolve) => setImmediate(resolve));
-const person = (creator: string, match: string): Turn => ({ withPeople: true, creator, match });
-const botsOnly = (creator: string, match: string): Turn => ({ withPeople: false, creator, match });
+const person = (who: string, match: string): Turn => ({ withPeople: true, person: who, match });
+const botsOnly = (who: string, match: string): Turn => ({ withPeople: false, person: who, match });
 
 describe('FairQueue: people first, bot-only matches one at a time', () => {
   it("runs a person's decision before bot-only ones, bot-only ones one at a time and only while no person's runs or waits", async () => {
@@ -121,27 +121,27 @@ async function servedOrder(turns: (Turn & { name: string })[]): Promise<string[]
 }
 const named = (name: string, turn: Turn) => ({ ...turn, name });
 
-describe('FairQueue: round-robin by creator, then by match', () => {
-  it("serves a creator's matches in turn: A1 B1 C1 A2 A3, not A1 A2 A3 B1 C1", async () => {
+describe('FairQueue: round-robin by person, then by match', () => {
+  it("serves a person's matches in turn: A1 B1 C1 A2 A3, not A1 A2 A3 B1 C1", async () => {
     const order = await servedOrder(['A1', 'A2', 'A3', 'B1', 'C1'].map((name) => named(name, person('flood', name[0]))));
     expect(order).toEqual(['A1', 'B1', 'C1', 'A2', 'A3']);
   });
 
   /**
    * The runner's loops, simulated: each match decides again as soon as its last decision is done (a
-   * person who answers at once), one decision at a time per match. `flood` matches of one creator and
-   * one victim match of another; answers the order in which decisions started.
+   * person who answers at once), one decision at a time per match. `flood` matches of one person (an
+   * account's) and one victim match of another; answers the order in which decisions started.
    */
-  async function race(floodCreators: (i: number) => string, floodMatches: number, victimDecisions: number) {
+  async function race(floodPeople: (i: number) => string, floodMatches: number, victimDecisions: number) {
     const gate = new FairQueue(1);
     const started: string[] = [];
     /** For each victim decision: the other decisions that started between its asking and its start. */
     const overtakenBy: string[][] = [];
     let victimDone = false;
-    const loop = async (creator: string, match: string, victim: boolean): Promise<void> => {
+    const loop = async (who: string, match: string, victim: boolean): Promise<void> => {
       for (let n = 0; victim ? n < victimDecisions : !victimDone; n++) {
         const asked = started.length;
-        await gate.run(person(creator, match), async () => {
+        await gate.run(person(who, match), async () => {
           if (victim) overtakenBy.push(started.slice(asked));
           started.push(match);
           await settle(); // the decision takes a while; the others keep asking meanwhile
@@ -149,16 +149,16 @@ describe('FairQueue: round-robin by creator, then by match', () => {
       }
       if (victim) victimDone = true;
     };
-    const floods = Array.from({ length: floodMatches }, (_, i) => loop(floodCreators(i), `flood-${i}`, false));
+    const floods = Array.from({ length: floodMatches }, (_, i) => loop(floodPeople(i), `flood-${i}`, false));
     // The victim comes once the flood has filled the queue.
     await settle();
-    await loop('victim-address', 'victim', true);
+    await loop('victim', 'victim', true);
     await Promise.all(floods);
     return { started, overtakenBy };
   }
 
-  it("a flood of 40 matches of one creator holds up another person's decision by at most one of its decisions", async () => {
-    const { started, overtakenBy } = await race(() => 'flood-address', 40, 20);
+  it("a flood of 40 matches of one person holds up another person's decision by at most one of its decisions", async () => {
+    const { started, overtakenBy } = await race(() => 'player:flood', 40, 20);
     expect(overtakenBy).toHaveLength(20);
     for (const others of overtakenBy) expect(others.length).toBeLessThanOrEqual(1);
     // In first-come-first-served order the victim would wait for all 40 each time.
@@ -168,20 +168,20 @@ describe('FairQueue: round-robin by creator, then by match', () => {
     for (let i = 0; i + 40 < floodOrder.length; i++) expect(floodOrder[i + 40]).toBe(floodOrder[i]);
   });
 
-  it('40 matches of 40 creators hold up a decision by at most one decision per competing match', async () => {
-    const { overtakenBy } = await race((i) => `address-${i}`, 40, 10);
+  it('40 matches of 40 people hold up a decision by at most one decision per competing match', async () => {
+    const { overtakenBy } = await race((i) => `match:${i}`, 40, 10);
     for (const others of overtakenBy) {
       expect(others.length).toBeLessThanOrEqual(40);
       expect(new Set(others).size).toBe(others.length); // no competing match twice
     }
   });
 
-  it('a creator who was served waits behind one who was not; a creator with nothing waiting starts afresh', async () => {
+  it('a person who was served waits behind one who was not; a person with nothing waiting starts afresh', async () => {
     const order = await servedOrder(['a1', 'a2', 'b1', 'b2', 'c1'].map((name) => named(name, person(name[0], name))));
     expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2']);
   });
 
-  it("serves bot-only matches round-robin by creator too, after every person's decision", async () => {
+  it("serves bot-only matches round-robin by person too, after every person's decision", async () => {
     const order = await servedOrder([named('a1', botsOnly('a', 'a1')), named('a2', botsOnly('a', 'a2')), named('b1', botsOnly('b', 'b1')), named('c1', person('c', 'c1'))]);
     expect(order).toEqual(['c1', 'a1', 'b1', 'a2']);
   });

@@ -1,10 +1,15 @@
-/** Whose decision it is: the match, and who created it (docs/bots.md, "Fair shares"). */
+/** Whose decision it is: the match, and the person it is played for (docs/bots.md, "Fair shares"). */
 export interface Turn {
   /** A person sits in the match: it goes before matches of bots only. */
   readonly withPeople: boolean;
-  /** Who created the match (an address kept in memory, or the match itself when unknown). */
-  readonly creator: string;
+  /**
+   * The person the decision is played for: the player account of a bound seat, else the match (its
+   * person's seat token). Never an address: people behind one address each get their own share.
+   */
+  readonly person: string;
   readonly match: string;
+  /** The stand-in of a person whose time ran out: late already, it must not wait for a long think. */
+  readonly standIn?: boolean;
 }
 
 /** How busy the queue was when a decision started: what a strategy may spend on it (strongBudget). */
@@ -21,40 +26,40 @@ interface Waiter {
 }
 
 /**
- * Waiting decisions, served round-robin: the creator served least recently first, then among its
- * matches the one served least recently, then that match's decisions in order. A creator or a match
- * that had nothing waiting goes before every one served since (it was served longer ago, or never).
+ * Waiting decisions, served round-robin: the person served least recently first, then among their
+ * matches the one served least recently, then that match's decisions in order. A person or a match
+ * that had nothing waiting goes before every one served since (served longer ago, or never).
  */
 class Lanes {
-  private readonly creators = new Map<string, { served: number; matches: Map<string, { served: number; waiting: Waiter[] }> }>();
+  private readonly people = new Map<string, { served: number; matches: Map<string, { served: number; waiting: Waiter[] }> }>();
   private tick = 0;
   size = 0;
 
   push(turn: Turn, waiter: Waiter): void {
-    let creator = this.creators.get(turn.creator);
-    if (!creator) this.creators.set(turn.creator, (creator = { served: -1, matches: new Map() }));
-    let match = creator.matches.get(turn.match);
-    if (!match) creator.matches.set(turn.match, (match = { served: -1, waiting: [] }));
+    let person = this.people.get(turn.person);
+    if (!person) this.people.set(turn.person, (person = { served: -1, matches: new Map() }));
+    let match = person.matches.get(turn.match);
+    if (!match) person.matches.set(turn.match, (match = { served: -1, waiting: [] }));
     match.waiting.push(waiter);
     this.size++;
   }
 
   shift(): Waiter | undefined {
-    const [creatorKey, creator] = leastRecentlyServed(this.creators) ?? [];
-    if (!creator || creatorKey === undefined) return undefined;
-    const [matchKey, match] = leastRecentlyServed(creator.matches)!;
+    const [personKey, person] = leastRecentlyServed(this.people) ?? [];
+    if (!person || personKey === undefined) return undefined;
+    const [matchKey, match] = leastRecentlyServed(person.matches)!;
     const waiter = match.waiting.shift()!;
     this.size--;
-    creator.served = match.served = ++this.tick;
-    // Emptied entries go: a creator or match that waits again starts afresh (served -1, first in line).
-    if (match.waiting.length === 0) creator.matches.delete(matchKey);
-    if (creator.matches.size === 0) this.creators.delete(creatorKey);
+    person.served = match.served = ++this.tick;
+    // Emptied entries go: a person or match that waits again starts afresh (served -1, first in line).
+    if (match.waiting.length === 0) person.matches.delete(matchKey);
+    if (person.matches.size === 0) this.people.delete(personKey);
     return waiter;
   }
 
   drain(): Waiter[] {
-    const all = [...this.creators.values()].flatMap((c) => [...c.matches.values()].flatMap((m) => m.waiting));
-    this.creators.clear();
+    const all = [...this.people.values()].flatMap((p) => [...p.matches.values()].flatMap((m) => m.waiting));
+    this.people.clear();
     this.size = 0;
     return all;
   }
@@ -74,9 +79,9 @@ function leastRecentlyServed<T extends { served: number }>(entries: Map<string, 
  * - matches a person sits in go first; a match of bots only (one request starts one, and it plays itself
  *   to the end: a few CPU seconds of strong bots) gets a turn only while no person's decision runs or
  *   waits, one at a time;
- * - within each of the two, round-robin by creator, then by match: one client's many matches cannot
- *   hold up another's decision by more than one decision per competing creator (and never by more
- *   than one per competing match);
+ * - within each of the two, round-robin by person, then by match: one person's many matches cannot
+ *   hold up another's decision by more than one decision per competing person, whatever address
+ *   either comes from (how many matches a caller may hold against strong bots is StrongBotMatches');
  * - a decision starts with the queue's `Load`, so that it can think less when many wait.
  */
 export class FairQueue {

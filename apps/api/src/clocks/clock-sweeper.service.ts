@@ -9,9 +9,19 @@ import { MatchFolds } from '../matches/match-folds.service';
 import { MatchWriter } from '../matches/match-writer.service';
 import { isDatabaseUnavailable } from '../problem/database-unavailable';
 import { ProblemException } from '../problem/problem';
+import { MetricsService } from '../metrics/metrics.service';
 import { PeriodicSweep } from '../sweeps/periodic-sweep';
+import { eachBounded, SweepAttempts, SWEEP_BACKOFF } from '../sweeps/sweep-attempts';
 
-const PER_SWEEP = 100;
+/** Overdue turns read at once. */
+const PER_SWEEP = 500;
+/** Timeouts (and stand-in wake-ups) in flight at once per instance. */
+const AT_ONCE = 64;
+/**
+ * A stand-in due for less than this is left to the instance whose append made it due (its bot runner
+ * was woken by that append): other instances deciding the same move would only lose the race.
+ */
+const HANDOVER_MS = 2_000;
 
 /**
  * Turn clocks (docs/clients.md, "Turn clocks"): every CLOCK_SWEEP_MS each instance looks for persons
@@ -19,17 +29,25 @@ const PER_SWEEP = 100;
  * it found (the rules check the deadline; a move that arrives meanwhile wins, and the timeout is
  * refused), and wakes the bot runner, which plays the stand-in's move. Deadlines live in the log, so
  * a restart or another instance finds the same ones; the one version check lets one timeout through.
+ * Up to AT_ONCE timeouts are handled at once. A match found again at a version it was tried at did
+ * not move on: it is tried again after a growing wait and then parked (logged, counted in /metrics),
+ * and the read leaves out every match waiting so, so no match that cannot move holds up the others.
  * While the database is away nobody can move, so once it is back the sweeper waits
  * CLOCK_OUTAGE_GRACE_MS before it times anyone out: a deadline that passed meanwhile is not held
  * against the person (docs/operations.md, "What clients see during a failover").
  */
 @Injectable()
 export class ClockSweeper extends PeriodicSweep {
+  private readonly attempts = new SweepAttempts();
+  /** Overdue turns read at once (a test makes it small to show that stuck matches never fill it). */
+  batch = PER_SWEEP;
+
   constructor(
     private readonly store: EventStore,
     private readonly writer: MatchWriter,
     private readonly folds: MatchFolds,
     private readonly bots: BotRunner,
+    private readonly metrics: MetricsService,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {
     super('ClockSweeper');
@@ -55,28 +73,43 @@ export class ClockSweeper extends PeriodicSweep {
   private async timeOutOverdue(): Promise<number> {
     // Within the grace nothing is read; while the database is away the read is what finds it back.
     if (this.heldUntil !== Infinity && Date.now() < this.heldUntil) return 0;
-    const overdue = await overdueTurns(this.store.queryable, new Date().toISOString(), PER_SWEEP);
+    const overdue = await overdueTurns(this.store.queryable, new Date(), HANDOVER_MS, this.batch, this.attempts.waiting());
     if (this.heldUntil === Infinity) this.heldUntil = Date.now() + this.config.clockOutageGraceMs;
     if (Date.now() < this.heldUntil) return 0;
+    this.attempts.forget(new Set(overdue.map((o) => o.id)));
     let timedOut = 0;
-    for (const { id, version } of overdue) {
+    await eachBounded(overdue, AT_ONCE, async ({ id, version }) => {
+      const tried = this.attempts.tried(id, version);
+      // Found again where an earlier try left it: that try failed (a stand-in that could not move, say).
+      if (tried !== 'first') this.metrics.sweepFailed('clocks');
+      if (tried === 'parked') {
+        this.logger.warn(`match ${id}: its overdue turn at version ${version} did not move on after ${SWEEP_BACKOFF.parkAfter} tries; parked for ${SWEEP_BACKOFF.parkMs / 1000} s`);
+      }
+      if (await this.timeOut(id, version)) timedOut++;
+    });
+    this.metrics.sweepParkedNow('clocks', this.attempts.parked);
+    return timedOut;
+  }
+
+  /** Times out the match at `version` (true), or wakes the stand-in that is due already (false). */
+  private async timeOut(id: string, version: number): Promise<boolean> {
+    try {
       // A stand-in due already (timed out, or away) is only woken: it is found again until it has moved.
       const known = await this.folds.load(id);
       if (known?.version === version && standInDue(known.state) !== null) {
         this.bots.wake(id);
-        continue;
+        return false;
       }
-      try {
-        // Only at the version found: a move made since is the person's, and its clock starts again.
-        await this.writer.handle(id, { type: 'timeOut' }, { expectedVersion: version, answer: () => undefined });
-        timedOut++;
-      } catch (err) {
-        // Moved meanwhile, or its stand-in is due already (timed out or away): the runner is woken below.
-        if (!(err instanceof RuleViolation) && !(err instanceof ProblemException && err.code === 'VERSION_MISMATCH')) throw err;
-      }
+      // Only at the version found: a move made since is the person's, and its clock starts again.
+      await this.writer.handle(id, { type: 'timeOut' }, { expectedVersion: version, answer: () => undefined });
+      return true;
+    } catch (err) {
+      // Moved meanwhile, or its stand-in is due already (timed out or away): the runner is woken below.
+      if (!(err instanceof RuleViolation) && !(err instanceof ProblemException && err.code === 'VERSION_MISMATCH')) throw err;
+      return false;
+    } finally {
       // A stand-in due and not played (a restart, a wake-up lost, another instance's timeout) is played now.
       this.bots.wake(id);
     }
-    return timedOut;
   }
 }

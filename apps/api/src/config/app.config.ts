@@ -36,6 +36,11 @@ export interface AppConfig {
   clockOutageGraceMs: number;
   /** The strategy that stands in for a person whose clock ran out or who is away. */
   standInBot: StrategyName;
+  /**
+   * Live matches with a strong bot seat one caller (a player account, else a client address) may have
+   * created at once, per process; 0: no cap (docs/bots.md, "Fair shares").
+   */
+  strongBotMatchesPerCaller: number;
   /** An OpenID Connect issuer whose JWTs act as players (docs/players.md, "Signing in with an identity provider"); null: none. */
   oidc: OidcConfig | null;
 }
@@ -47,7 +52,7 @@ export interface OidcConfig {
   audience: string[];
   /** How long the issuer's keys are used before they are fetched again: a key the issuer removed stops working within this. */
   jwksMaxAgeMs: number;
-  /** A token signed with a key not in the fetched set fetches the keys again, at most this often (a rotation's new key). */
+  /** A token signed with a key not in the fetched set waits for the next fetch of the keys; fetches begin at most this often (players/issuer-keys.ts). */
   jwksCooldownMs: number;
 }
 
@@ -81,6 +86,7 @@ export const appConfig = registerAs('app', (): AppConfig => {
     clockSweepMs: envInteger('CLOCK_SWEEP_MS', 250, 50, 60_000),
     clockOutageGraceMs: envInteger('CLOCK_OUTAGE_GRACE_MS', 10_000, 0, 600_000),
     standInBot: standInBot(process.env.STAND_IN_BOT || 'strong'),
+    strongBotMatchesPerCaller: envInteger('STRONG_BOT_MATCHES_PER_CALLER', 4, 0, 1_000_000),
     oidc: oidcConfig(),
   };
 });
@@ -108,7 +114,7 @@ function oidcConfig(): OidcConfig | null {
     issuer,
     audience,
     jwksMaxAgeMs: envInteger('OIDC_JWKS_MAX_AGE_MS', 600_000, 1_000, 86_400_000),
-    jwksCooldownMs: envInteger('OIDC_JWKS_COOLDOWN_MS', 30_000, 0, 3_600_000),
+    jwksCooldownMs: envInteger('OIDC_JWKS_COOLDOWN_MS', 1_000, 0, 60_000),
   };
 }
 

@@ -1,8 +1,8 @@
 import { Controller, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { clientAddress } from '../edge/caller';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiMatchId, ApiProblems } from '../matches/api-docs';
+import { StrongBotMatches } from '../matches/strong-bot-matches';
 import { NoBodyGuard } from '../problem/no-body.guard';
 import { SeatGuard } from '../seats/seat.guard';
 import { ForkCreatedDto, ForkQueryDto } from './fork.dto';
@@ -12,7 +12,10 @@ import { ForkService, type ForkCreated } from './fork.service';
 @Controller('api/matches/:id')
 @UseGuards(SeatGuard)
 export class ForkController {
-  constructor(private readonly forks: ForkService) {}
+  constructor(
+    private readonly forks: ForkService,
+    private readonly strongBots: StrongBotMatches,
+  ) {}
 
   @Post('fork')
   @UseGuards(NoBodyGuard)
@@ -35,8 +38,9 @@ export class ForkController {
     'FORBIDDEN',
     ['MATCH_NOT_FINISHED', 'A match can be forked once it is finished: until then its hands are secret.'],
     'VERSION_NOT_FORKABLE',
+    'TOO_MANY_BOT_MATCHES',
   )
-  fork(@Param('id') id: string, @Query() query: ForkQueryDto, @Req() req: Request): Promise<ForkCreated> {
-    return this.forks.fork(id, query.version, clientAddress(req));
+  async fork(@Param('id') id: string, @Query() query: ForkQueryDto, @Req() req: Request): Promise<ForkCreated> {
+    return this.forks.fork(id, query.version, await this.strongBots.callerOf(req));
   }
 }

@@ -11,7 +11,7 @@ import {
   type ForkedFrom,
   type Seat,
 } from '@bismarck/rules';
-import { MatchCreators } from '../matches/match-creators';
+import { StrongBotMatches } from '../matches/strong-bot-matches';
 import { MatchFolds } from '../matches/match-folds.service';
 import { MatchWriter } from '../matches/match-writer.service';
 import type { MatchCreated } from '../matches/match-commands.service';
@@ -38,11 +38,11 @@ export class ForkService {
     private readonly folds: MatchFolds,
     private readonly writer: MatchWriter,
     private readonly credentials: SeatCredentials,
-    private readonly creators: MatchCreators,
+    private readonly strongBots: StrongBotMatches,
   ) {}
 
-  /** `creator`: the client address that asks (the bots' fair shares count by it; kept in memory only). */
-  async fork(id: string, version: number, creator?: string): Promise<ForkCreated> {
+  /** `caller`: who asks, as the cap on matches against strong bots counts (StrongBotMatches.callerOf). */
+  async fork(id: string, version: number, caller: string): Promise<ForkCreated> {
     // Caught up with the log: another instance may have finished the match.
     const original = await this.folds.load(id, true);
     if (!original) throw new ProblemException('MATCH_NOT_FOUND', `There is no match ${id}.`);
@@ -55,11 +55,9 @@ export class ForkService {
     const events = (await this.store.readStream(id)).map(toDomainEvent);
     const forkId = randomUUID();
     const forkedFrom: ForkedFrom = { matchId: id, version };
-    // Before the append: the fork's bots may be woken by it.
-    this.creators.remember(forkId, creator);
     // Only persons get tokens, and fresh ones: nobody but the service acts for a bot seat.
     const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => bots[s] === null));
-    const created = await this.writer
+    const write = (): Promise<ForkCreated> => this.writer
       .handle<ForkCreated>(forkId, { type: 'forkMatch', matchId: forkId, from: { ...forkedFrom, events } }, {
         expectedVersion: 0,
         extra: {
@@ -85,6 +83,7 @@ export class ForkService {
       .catch((error: unknown) => {
         throw error instanceof RuleViolation && error.code === 'VERSION_NOT_FORKABLE' ? notForkableProblem(events, version) : error;
       });
+    const created = await this.strongBots.admit(caller, bots.includes('strong'), write);
     this.credentials.remember(forkId, issued, true);
     return created;
   }

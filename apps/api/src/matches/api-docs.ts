@@ -51,6 +51,7 @@ const DETAILS: Record<ProblemCode, string> = {
   VERSION_NOT_FORKABLE: 'Version 9 is inside a move (the events of one move are appended together): fork at 8 or 12.',
   RATE_LIMITED: 'Too many requests: at most 30000 in 60 s. Retry after 12 s.',
   TOO_MANY_STREAMS: 'Too many live streams are open for this address or seat token: close one first.',
+  TOO_MANY_BOT_MATCHES: 'You have 4 matches against strong bots in play: finish one first.',
   INTERNAL_ERROR: 'The server could not complete the request.',
   SERVICE_UNAVAILABLE: 'The database does not answer.',
   DATABASE_UNAVAILABLE:
@@ -63,6 +64,7 @@ const EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> = {
   VERSION_MISMATCH: { currentVersion: 13 },
   RATE_LIMITED: { retryAfter: 12 },
   TOO_MANY_STREAMS: { retryAfter: 5 },
+  TOO_MANY_BOT_MATCHES: { retryAfter: 30 },
   DATABASE_UNAVAILABLE: { retryAfter: 2 },
   ANALYSIS_BUSY: { retryAfter: 5 },
   VERSION_NOT_FORKABLE: { nearestForkable: { before: 8, after: 12 } },

@@ -4,8 +4,7 @@ import type { AskedOptions, BismarckEvent, MatchOptions, Seat, Triple } from '@b
 import { defaultBotName, type PlayerEntry } from '../lobby/seat-names.validator';
 import { eventView, type EventView } from '@bismarck/projections';
 import type { AskedCommand } from './dealing.service';
-import { MatchCreators } from './match-creators';
-import { MatchWriter } from './match-writer.service';
+import { MatchWriter, type WriteOptions } from './match-writer.service';
 import { SeatCredentials } from '../seats/seat-credentials.service';
 
 export interface CommandResult {
@@ -41,9 +40,23 @@ export interface CommandOptions {
   expectedVersion?: number;
   /** `Idempotency-Key`: a retry by the same seat gets the first answer. */
   idempotencyKey?: string;
-  /** The move is the stand-in bot's (the service's own, never a caller's): its events say so. */
-  standIn?: boolean;
 }
+
+/**
+ * The service's own actors that move for a seat: a bot seat, or the stand-in of a person whose time
+ * ran out or who is away. They are principals of their own, never a caller.
+ */
+export type ServiceActor = 'bot' | 'standIn';
+
+/**
+ * The idempotency record of a service actor's move: a scope no request can name (a caller's key is
+ * always kept under `seat:N`), the key derived from the version it decided at. Two instances making
+ * the same move share it; no client key can ever collide with it, whatever the client sends.
+ */
+export const serviceIdempotency = (actor: ServiceActor, seat: Seat, version: number): { scope: string; key: string } => ({
+  scope: `service:${actor}:${seat}`,
+  key: `v${version}`,
+});
 
 
 /**
@@ -56,14 +69,10 @@ export class MatchCommands {
   constructor(
     private readonly writer: MatchWriter,
     private readonly credentials: SeatCredentials,
-    private readonly creators: MatchCreators,
   ) {}
 
-  /** `creator`: the client address that asks (the bots' fair shares count by it; kept in memory only). */
-  async create(entries: [PlayerEntry, PlayerEntry, PlayerEntry], options: AskedOptions | undefined, seed?: string, creator?: string): Promise<MatchCreated> {
+  async create(entries: [PlayerEntry, PlayerEntry, PlayerEntry], options: AskedOptions | undefined, seed?: string): Promise<MatchCreated> {
     const id = randomUUID();
-    // Before the append: its bots may be woken by it.
-    this.creators.remember(id, creator);
     const seeded = seed !== undefined;
     const firstDealer = seeded ? firstDealerFromSeed(seed) : (randomInt(3) as Seat);
     const players = entries.map((e) => (e === null || typeof e === 'string' ? e : 'bot' in e ? (e.name ?? defaultBotName(e.bot)) : e.name)) as Triple<string | null>;
@@ -93,13 +102,28 @@ export class MatchCommands {
     return created;
   }
 
+  /** A seat's move asked by a caller (its token decided the seat). */
   execute(matchId: string, seat: Seat, command: SeatCommand, options: CommandOptions = {}): Promise<CommandResult> {
     const key = options.idempotencyKey;
+    // Only an Idempotency-Key needs the request's hash.
+    const idempotency = key === undefined ? undefined : { scope: `seat:${seat}`, key, requestHash: requestHash(command) };
+    return this.write(matchId, seat, toRulesCommand(seat, command), options.expectedVersion, idempotency);
+  }
+
+  /**
+   * A seat's move made by the service itself, decided at `version`: appended only at that version,
+   * under a key of the service's own (serviceIdempotency). A stand-in's events say they are its.
+   */
+  executeAsService(matchId: string, seat: Seat, command: SeatCommand, actor: ServiceActor, version: number): Promise<CommandResult> {
     const asked = toRulesCommand(seat, command);
-    return this.writer.handle<CommandResult>(matchId, options.standIn === true ? { ...asked, standIn: true } : asked, {
-      expectedVersion: options.expectedVersion,
-      // Only an Idempotency-Key needs the request's hash.
-      idempotency: key === undefined ? undefined : { scope: `seat:${seat}`, key, requestHash: createHash('sha256').update(JSON.stringify(command)).digest('hex') },
+    const idempotency = { ...serviceIdempotency(actor, seat, version), requestHash: requestHash(command) };
+    return this.write(matchId, seat, actor === 'standIn' ? { ...asked, standIn: true } : asked, version, idempotency);
+  }
+
+  private write(matchId: string, seat: Seat, asked: AskedCommand, expectedVersion: number | undefined, idempotency: WriteOptions<CommandResult>['idempotency']): Promise<CommandResult> {
+    return this.writer.handle<CommandResult>(matchId, asked, {
+      expectedVersion,
+      idempotency,
       answer: (written) => ({
         version: written.version,
         events: written.events.map((e, i) => eventView(e, written.from + i, written.at, seat, written)),
@@ -109,6 +133,8 @@ export class MatchCommands {
 
 }
 
+
+const requestHash = (command: SeatCommand): string => createHash('sha256').update(JSON.stringify(command)).digest('hex');
 
 /** A seat's move as the rules' command (a deal's deck is brought by the dealer, DealingService). */
 function toRulesCommand(seat: Seat, command: SeatCommand): AskedCommand {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { bearerToken, clientAddress } from '../edge/caller';
+import { bearerToken } from '../edge/caller';
 import type { Seat, Viewer } from '@bismarck/rules';
 import type { Versioned } from '@bismarck/projections';
 import { ProblemDto } from '../problem/problem.dto';
@@ -17,6 +17,7 @@ import {
   SeatViewDto,
 } from './dto/responses.dto';
 import { MatchCommands, type MatchCreated } from './match-commands.service';
+import { StrongBotMatches } from './strong-bot-matches';
 import { PlayersService } from '../players/players.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../seats/seat.guard';
@@ -30,6 +31,7 @@ export class MatchesController {
     private readonly commands: MatchCommands,
     private readonly queries: MatchQueries,
     private readonly players: PlayersService,
+    private readonly strongBots: StrongBotMatches,
   ) {}
 
   @Post()
@@ -53,10 +55,12 @@ export class MatchesController {
     'SEED_WITH_OPEN_SEATS',
     ['UNAUTHORIZED', 'Binding a seat to a player account needs that player\'s token: send "Authorization: Bearer <player token>".'],
     ['FORBIDDEN', "A seat can be bound only to the caller's own player account."],
+    'TOO_MANY_BOT_MATCHES',
   )
   async create(@Body() body: CreateMatchDto, @Req() req: Request): Promise<MatchCreated> {
     const entries = await this.players.bindEntries(body.players, bearerToken(req));
-    return this.commands.create(entries, body.options, body.seed, clientAddress(req));
+    const strong = entries.some((e) => e !== null && typeof e === 'object' && 'bot' in e && e.bot === 'strong');
+    return this.strongBots.admit(await this.strongBots.callerOf(req), strong, () => this.commands.create(entries, body.options, body.seed));
   }
 
   @Get()

@@ -8,13 +8,13 @@ import { MatchCommands } from './match-commands.service';
 import { MatchWriter } from './match-writer.service';
 import { MatchQueries } from './match-queries.service';
 import { MatchFolds } from './match-folds.service';
-import { MatchCreators } from './match-creators';
+import { StrongBotMatches } from './strong-bot-matches';
 import { MatchesController } from './matches.controller';
 
 @Module({
   imports: [SeatsModule, PlayersModule],
   controllers: [MatchesController, CommandsController],
-  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, MatchCreators, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
-  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, MatchCreators, DealingService, MATCH_DECIDER],
+  providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, StrongBotMatches, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
+  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, StrongBotMatches, DealingService, MATCH_DECIDER],
 })
 export class MatchesModule {}

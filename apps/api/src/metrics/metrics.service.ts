@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type CommandOutcome = 'accepted' | 'refused' | 'failed';
 
@@ -23,8 +23,32 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly sweepFailures = new Counter({
+    name: 'bismarck_sweep_failures_total',
+    help: 'Matches a sweep tried to move on (a timeout, a stand-in or bot move) and found unmoved, or whose try failed, by sweep.',
+    labelNames: ['sweep'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly sweepParked = new Gauge({
+    name: 'bismarck_sweep_parked',
+    help: 'Matches a sweep has parked (left alone a while after repeated failed tries), by sweep, in this process.',
+    labelNames: ['sweep'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** A sweep's try at a match failed or left it unmoved. */
+  sweepFailed(sweep: string): void {
+    this.sweepFailures.inc({ sweep });
+  }
+
+  /** How many matches a sweep has parked now. */
+  sweepParkedNow(sweep: string, parked: number): void {
+    this.sweepParked.set({ sweep }, parked);
   }
 
   /** Starts timing a command; call the returned function with its type and outcome. */

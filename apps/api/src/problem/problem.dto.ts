@@ -30,7 +30,7 @@ export class ProblemDto {
   @ApiProperty({ example: 'Seat 2 is to play, not seat 0.' }) readonly detail!: string;
   @ApiProperty({ enum: Object.keys(PROBLEM_STATUS), example: 'NOT_YOUR_TURN' }) readonly code!: string;
   @ApiProperty({ example: '/api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play', required: false }) readonly instance?: string;
-  @ApiProperty({ example: 12, required: false, description: 'With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).' })
+  @ApiProperty({ example: 12, required: false, description: 'With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `TOO_MANY_BOT_MATCHES`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).' })
   readonly retryAfter?: number;
   @ApiProperty({
     type: [FieldErrorDto],

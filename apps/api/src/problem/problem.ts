@@ -64,6 +64,8 @@ export const PROBLEM_STATUS = {
   RATE_LIMITED: 429,
   // Too many open live streams for this address or seat token (STREAMS_PER_ADDRESS, STREAMS_PER_TOKEN).
   TOO_MANY_STREAMS: 429,
+  // A caller's live matches against strong bots are at STRONG_BOT_MATCHES_PER_CALLER.
+  TOO_MANY_BOT_MATCHES: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
   // The database cannot be reached right now; the same request may succeed after Retry-After.
@@ -115,6 +117,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   VERSION_NOT_FORKABLE: 'The match cannot be forked at that version',
   RATE_LIMITED: 'Too many requests',
   TOO_MANY_STREAMS: 'Too many open live streams',
+  TOO_MANY_BOT_MATCHES: 'Too many matches against strong bots',
   INTERNAL_ERROR: 'Internal error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',

@@ -9,7 +9,7 @@ import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nest
 export abstract class PeriodicSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
-  private readonly logger: Logger;
+  protected readonly logger: Logger;
 
   protected constructor(private readonly what: string) {
     this.logger = new Logger(what);

@@ -57,6 +57,7 @@ problem-idempotency-key-reused = That Idempotency-Key was used for a different r
 problem-version-not-forkable = The match cannot be forked at that version
 problem-rate-limited = Too many requests
     .detail = Too many requests in a short time: wait a moment and try again.
+problem-too-many-bot-matches = Too many matches against strong bots
 problem-too-many-streams = Too many open live streams
     .detail = Too many tables are open at once from here: close one and try again.
 problem-internal-error = Internal error

@@ -57,6 +57,7 @@ problem-idempotency-key-reused = Tätä Idempotency-Key-avainta käytettiin tois
 problem-version-not-forkable = Ottelua ei voi haarauttaa tästä versiosta
 problem-rate-limited = Liian monta pyyntöä
     .detail = Liian monta pyyntöä lyhyessä ajassa: odota hetki ja yritä uudelleen.
+problem-too-many-bot-matches = Liian monta peliä vahvoja botteja vastaan
 problem-too-many-streams = Liian monta avointa suoraa yhteyttä
     .detail = Täältä on auki liian monta pöytää yhtä aikaa: sulje yksi ja yritä uudelleen.
 problem-internal-error = Sisäinen virhe

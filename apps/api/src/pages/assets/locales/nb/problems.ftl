@@ -57,6 +57,7 @@ problem-idempotency-key-reused = Den Idempotency-Key-en ble brukt til en annen f
 problem-version-not-forkable = Partiet kan ikke forgrenes ved den versjonen
 problem-rate-limited = For mange forespørsler
     .detail = For mange forespørsler på kort tid: vent litt og prøv igjen.
+problem-too-many-bot-matches = For mange partier mot sterke roboter
 problem-too-many-streams = For mange åpne direktestrømmer
     .detail = For mange bord er åpne samtidig herfra: lukk ett og prøv igjen.
 problem-internal-error = Intern feil

@@ -57,6 +57,7 @@ problem-idempotency-key-reused = Den Idempotency-Key användes för en annan beg
 problem-version-not-forkable = Partiet kan inte förgrenas vid den versionen
 problem-rate-limited = För många begäranden
     .detail = För många begäranden på kort tid: vänta en stund och försök igen.
+problem-too-many-bot-matches = För många matcher mot starka bottar
 problem-too-many-streams = För många öppna direktströmmar
     .detail = För många bord är öppna samtidigt härifrån: stäng ett och försök igen.
 problem-internal-error = Internt fel
