@@ -481,14 +481,14 @@ export interface paths {
         post?: never;
         /**
          * Delete the account: every token stops working, and the name is shown as "deleted player"
-         * @description Appends `PlayerDeleted` to the player's own stream; the log is not rewritten (match events name the player by id only).
+         * @description Appends `PlayerDeleted` to the player's own stream; the log is not rewritten (match events name the player by id only). Its credentials are refused from then on (401): so is a second deletion sent at the same time, and any request of the account decided after it.
          */
         delete: operations["deleteMe"];
         options?: never;
         head?: never;
         /**
          * Change the name shown for the player
-         * @description Appends `PlayerRenamed` to the player's stream; the same name again appends nothing. Tables the player sat at keep the name they were played with.
+         * @description Appends `PlayerRenamed` to the player's stream; the same name again appends nothing. Tables the player sat at keep the name they were played with. Decided after the account's deletion (a request racing it), 401 as every later request with its credentials.
          */
         patch: operations["renameMe"];
         trace?: never;
@@ -524,7 +524,7 @@ export interface paths {
         put?: never;
         /**
          * Another token for the same player (a second device or client), shown only once
-         * @description Appends `TokenIssued { tokenId }` (the log never holds a token or its hash). A player holds at most 20 tokens at once.
+         * @description Appends `TokenIssued { tokenId }` (the log never holds a token or its hash). A player holds at most 20 tokens at once. Decided after the account's deletion (a request racing it), 401 as every later request with its credentials.
          */
         post: operations["createToken"];
         delete?: never;
@@ -792,14 +792,14 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_HTTP" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "PLAYER_NOT_FOUND" | "TOKEN_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "ALREADY_SEATED" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "SEAT_NOT_AWAY" | "TOO_MANY_TOKENS" | "REMATCH_OFFERED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "VERSION_NOT_FORKABLE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_HTTP" | "SEED_WITH_OPEN_SEATS" | "UNAUTHORIZED" | "FORBIDDEN" | "MATCH_NOT_FOUND" | "PLAYER_NOT_FOUND" | "TOKEN_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "NOT_YOUR_TURN" | "MUST_FOLLOW_SUIT" | "MUST_TRUMP" | "CARD_NOT_IN_HAND" | "CONTRACT_ALREADY_PLAYED" | "CONTRACT_LOCKED" | "SPADES_NOT_ALLOWED" | "WRONG_PHASE" | "DISCARD_FIRST" | "MATCH_EXISTS" | "MATCH_NOT_STARTED" | "SEAT_TAKEN" | "ALREADY_SEATED" | "MATCH_ABANDONED" | "MATCH_NOT_FINISHED" | "SEAT_NOT_AWAY" | "TOO_MANY_TOKENS" | "REMATCH_OFFERED" | "DEAL_NOT_SCORED" | "CONCURRENT_UPDATE" | "VERSION_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "VERSION_NOT_FORKABLE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "TOO_MANY_BOT_MATCHES" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "ANALYSIS_BUSY";
             /**
              * @description The path of the request that failed.
              * @example /api/matches/0b8a4c1e-5d7f-4e2a-9c3b-1f2e3d4c5b6a/play
              */
             instance?: string;
             /**
-             * @description With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).
+             * @description With `RATE_LIMITED`, `TOO_MANY_STREAMS`, `TOO_MANY_BOT_MATCHES`, `DATABASE_UNAVAILABLE` and `ANALYSIS_BUSY`: seconds to wait (also in `Retry-After`).
              * @example 12
              */
             retryAfter?: number;
@@ -904,7 +904,7 @@ export interface components {
         };
         CreateMatchDto: {
             /**
-             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters, not only spaces. `{ "player": "pl-…" }` binds the seat to the caller's own player account (docs/players.md): the request then carries that player's token, the seat is named after the account, and the player's token acts for it from any device (the seat's own token is given too).
+             * @description Seats 0, 1, 2: a name (a person, who gets the seat's token), `{ "bot": "greedy" }` (the service plays the seat; no token), or `null`, which leaves a seat open (a lobby table, status `waiting`): others take it with `POST /api/matches/{id}/seats/{seat}/join` (or give it to a bot with `…/bot`), and the match starts when all three seats are taken. A name is 1 to 40 printable characters, not only spaces, at most 4 combining marks in a row. `{ "player": "pl-…" }` binds the seat to the caller's own player account (docs/players.md): the request then carries that player's token, the seat is named after the account, and the player's token acts for it from any device (the seat's own token is given too).
              * @example [
              *       "Astrid",
              *       "Bjørn",
@@ -1749,8 +1749,28 @@ export interface components {
              */
             rematchOf?: string;
         };
-        /** @description A `MatchCreated` event: its `data`. */
+        /** @description A `MatchCreated` event. */
         MatchCreatedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1782,8 +1802,28 @@ export interface components {
              */
             account?: string;
         };
-        /** @description A `SeatJoined` event: its `data`. */
+        /** @description A `SeatJoined` event. */
         SeatJoinedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1803,8 +1843,28 @@ export interface components {
              */
             openSeats: number[];
         };
-        /** @description A `TableAbandoned` event: its `data`. */
+        /** @description A `TableAbandoned` event. */
         TableAbandonedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1826,8 +1886,28 @@ export interface components {
              */
             commitment: string;
         };
-        /** @description A `DeckCommitted` event: its `data`. */
+        /** @description A `DeckCommitted` event. */
         DeckCommittedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1854,8 +1934,28 @@ export interface components {
              */
             cut: string;
         };
-        /** @description A `DeckCut` event: its `data`. */
+        /** @description A `DeckCut` event. */
         DeckCutEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1949,8 +2049,28 @@ export interface components {
             /** @description How the deck was made. */
             shuffle?: components["schemas"]["ShuffleDto"];
         };
-        /** @description A `DealStarted` event: its `data`. */
+        /** @description A `DealStarted` event. */
         DealStartedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1984,8 +2104,28 @@ export interface components {
              */
             trump: "S" | "H" | "D" | "C" | null;
         };
-        /** @description A `ContractChosen` event: its `data`. */
+        /** @description A `ContractChosen` event. */
         ContractChosenEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2028,8 +2168,28 @@ export interface components {
              */
             hands: (string[] | null)[];
         };
-        /** @description A `HandsDealt` event: its `data`. */
+        /** @description A `HandsDealt` event. */
         HandsDealtEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2061,8 +2221,28 @@ export interface components {
              */
             cards: string[] | null;
         };
-        /** @description A `CardsLaidAway` event: its `data`. */
+        /** @description A `CardsLaidAway` event. */
         CardsLaidAwayEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2094,8 +2274,28 @@ export interface components {
              */
             card: string;
         };
-        /** @description A `CardPlayed` event: its `data`. */
+        /** @description A `CardPlayed` event. */
         CardPlayedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2124,8 +2324,28 @@ export interface components {
             /** @description The three cards in the order played. */
             cards: components["schemas"]["PlayedCardDto"][];
         };
-        /** @description A `TrickTaken` event: its `data`. */
+        /** @description A `TrickTaken` event. */
         TrickTakenEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2157,8 +2377,28 @@ export interface components {
              */
             reason: "leadBeforeDiscard";
         };
-        /** @description A `DealVoided` event: its `data`. */
+        /** @description A `DealVoided` event. */
         DealVoidedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2228,8 +2468,28 @@ export interface components {
              */
             totals: number[];
         };
-        /** @description A `DealScored` event: its `data`. */
+        /** @description A `DealScored` event. */
         DealScoredEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2256,8 +2516,28 @@ export interface components {
              */
             seed: string;
         };
-        /** @description A `SeedRevealed` event: its `data`. */
+        /** @description A `SeedRevealed` event. */
         SeedRevealedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2285,8 +2565,28 @@ export interface components {
              */
             winners: number[];
         };
-        /** @description A `MatchFinished` event: its `data`. */
+        /** @description A `MatchFinished` event. */
         MatchFinishedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2308,8 +2608,28 @@ export interface components {
              */
             deadline: string;
         };
-        /** @description A `TurnTimedOut` event: its `data`. */
+        /** @description A `TurnTimedOut` event. */
         TurnTimedOutEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2326,8 +2646,28 @@ export interface components {
              */
             seat: 0 | 1 | 2;
         };
-        /** @description A `SeatReturned` event: its `data`. */
+        /** @description A `SeatReturned` event. */
         SeatReturnedEventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
             /**
              * @description The event type. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -2350,28 +2690,13 @@ export interface components {
              */
             seat: 0 | 1 | 2;
         };
-        /** @description A `RematchOffered` event: its `data`. */
+        /** @description A `RematchOffered` event. */
         RematchOfferedEventDto: {
-            /**
-             * @description The event type. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            type: "RematchOffered";
-            /** @description What happened. */
-            data: components["schemas"]["RematchOfferedDataDto"];
-        };
-        EventDto: {
             /**
              * @description Its version: its place in the match's log, from 1, with no gap.
              * @example 7
              */
             version: number;
-            /**
-             * @description The event type (docs/clients.md, "Event catalogue").
-             * @example CardPlayed
-             * @enum {string}
-             */
-            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished" | "TurnTimedOut" | "SeatReturned" | "RematchOffered";
             /**
              * Format: date-time
              * @description When it was appended.
@@ -2387,6 +2712,41 @@ export interface components {
              * @enum {boolean}
              */
             standIn?: true;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "RematchOffered";
+            /** @description What happened. */
+            data: components["schemas"]["RematchOfferedDataDto"];
+        };
+        EventDto: {
+            /**
+             * @description Its version: its place in the match's log, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            at: string;
+            /**
+             * @description The log's SHA-256 chain at this event. Present only on events up to the match's checkpoint (nothing secret up to there): keep the newest one to pin the chain (docs/fairness.md §9).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash?: string;
+            /**
+             * @description Only on the events of a move a stand-in bot made for a seat that timed out or is away (docs/clients.md, "Turn clocks").
+             * @enum {boolean}
+             */
+            standIn?: true;
+            /**
+             * @description The event type (docs/clients.md, "Event catalogue").
+             * @example CardPlayed
+             * @enum {string}
+             */
+            type: "MatchCreated" | "SeatJoined" | "TableAbandoned" | "DeckCommitted" | "DeckCut" | "DealStarted" | "ContractChosen" | "HandsDealt" | "CardsLaidAway" | "CardPlayed" | "TrickTaken" | "DealVoided" | "DealScored" | "SeedRevealed" | "MatchFinished" | "TurnTimedOut" | "SeatReturned" | "RematchOffered";
         } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"] | components["schemas"]["TurnTimedOutEventDto"] | components["schemas"]["SeatReturnedEventDto"] | components["schemas"]["RematchOfferedEventDto"]);
         EventPageDto: {
             /** @description The events after `after`, oldest first, as the caller may see them. */
@@ -2406,7 +2766,7 @@ export interface components {
         };
         CutDto: {
             /**
-             * @description The cutter's contribution to the next deck: 1 to 64 printable characters (letters, marks, numbers, punctuation, symbols and spaces, not only spaces; no control, invisible format or separator character), counted after NFC normalisation. Recorded (`DeckCut.cut`) and mixed into the shuffle in its NFC form, as UTF-8 (docs/fairness.md).
+             * @description The cutter's contribution to the next deck: 1 to 64 printable characters (letters, marks, numbers, punctuation, symbols and spaces, not only spaces; at most 4 combining marks in a row; no control, invisible format or separator character, nor a private-use or unassigned one below U+10000), counted after NFC normalisation. Recorded (`DeckCut.cut`) and mixed into the shuffle in its NFC form, as UTF-8 (docs/fairness.md). The pattern is the one the service tests that NFC form with: text already in NFC (nearly all text) is accepted exactly when it matches (in ECMAScript's `u` mode, or any engine that reads a string by code points). Text that NFC changes can differ: composing may shorten a run of marks, and a few characters decompose (U+0958 into two code points), so check the NFC form.
              * @example lykke til
              */
             cut: string;
@@ -2791,6 +3151,708 @@ export interface components {
             /** @description The database's own check of the hash chain, independent of the replay. */
             databaseChain: components["schemas"]["DatabaseChainDto"];
         };
+        /** @description A `MatchCreated` event as the export keeps it (GET /api/matches/{id}/export). */
+        MatchCreatedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "MatchCreated";
+            /** @description What happened. */
+            data: components["schemas"]["MatchCreatedDataDto"];
+        };
+        /** @description A `SeatJoined` event as the export keeps it (GET /api/matches/{id}/export). */
+        SeatJoinedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "SeatJoined";
+            /** @description What happened. */
+            data: components["schemas"]["SeatJoinedDataDto"];
+        };
+        /** @description A `TableAbandoned` event as the export keeps it (GET /api/matches/{id}/export). */
+        TableAbandonedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "TableAbandoned";
+            /** @description What happened. */
+            data: components["schemas"]["TableAbandonedDataDto"];
+        };
+        /** @description A `DeckCommitted` event as the export keeps it (GET /api/matches/{id}/export). */
+        DeckCommittedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DeckCommitted";
+            /** @description What happened. */
+            data: components["schemas"]["DeckCommittedDataDto"];
+        };
+        /** @description A `DeckCut` event as the export keeps it (GET /api/matches/{id}/export). */
+        DeckCutExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DeckCut";
+            /** @description What happened. */
+            data: components["schemas"]["DeckCutDataDto"];
+        };
+        /** @description A `DealStarted` event as the export keeps it (GET /api/matches/{id}/export). */
+        DealStartedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DealStarted";
+            /** @description What happened. */
+            data: components["schemas"]["DealStartedDataDto"];
+        };
+        /** @description A `ContractChosen` event as the export keeps it (GET /api/matches/{id}/export). */
+        ContractChosenExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ContractChosen";
+            /** @description What happened. */
+            data: components["schemas"]["ContractChosenDataDto"];
+        };
+        /** @description A `HandsDealt` event as the export keeps it (GET /api/matches/{id}/export). */
+        HandsDealtExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "HandsDealt";
+            /** @description What happened. */
+            data: components["schemas"]["HandsDealtDataDto"];
+        };
+        /** @description A `CardsLaidAway` event as the export keeps it (GET /api/matches/{id}/export). */
+        CardsLaidAwayExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "CardsLaidAway";
+            /** @description What happened. */
+            data: components["schemas"]["CardsLaidAwayDataDto"];
+        };
+        /** @description A `CardPlayed` event as the export keeps it (GET /api/matches/{id}/export). */
+        CardPlayedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "CardPlayed";
+            /** @description What happened. */
+            data: components["schemas"]["CardPlayedDataDto"];
+        };
+        /** @description A `TrickTaken` event as the export keeps it (GET /api/matches/{id}/export). */
+        TrickTakenExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "TrickTaken";
+            /** @description What happened. */
+            data: components["schemas"]["TrickTakenDataDto"];
+        };
+        /** @description A `DealVoided` event as the export keeps it (GET /api/matches/{id}/export). */
+        DealVoidedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DealVoided";
+            /** @description What happened. */
+            data: components["schemas"]["DealVoidedDataDto"];
+        };
+        /** @description A `DealScored` event as the export keeps it (GET /api/matches/{id}/export). */
+        DealScoredExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DealScored";
+            /** @description What happened. */
+            data: components["schemas"]["DealScoredDataDto"];
+        };
+        /** @description A `SeedRevealed` event as the export keeps it (GET /api/matches/{id}/export). */
+        SeedRevealedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "SeedRevealed";
+            /** @description What happened. */
+            data: components["schemas"]["SeedRevealedDataDto"];
+        };
+        /** @description A `MatchFinished` event as the export keeps it (GET /api/matches/{id}/export). */
+        MatchFinishedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "MatchFinished";
+            /** @description What happened. */
+            data: components["schemas"]["MatchFinishedDataDto"];
+        };
+        /** @description A `TurnTimedOut` event as the export keeps it (GET /api/matches/{id}/export). */
+        TurnTimedOutExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "TurnTimedOut";
+            /** @description What happened. */
+            data: components["schemas"]["TurnTimedOutDataDto"];
+        };
+        /** @description A `SeatReturned` event as the export keeps it (GET /api/matches/{id}/export). */
+        SeatReturnedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "SeatReturned";
+            /** @description What happened. */
+            data: components["schemas"]["SeatReturnedDataDto"];
+        };
+        /** @description A `RematchOffered` event as the export keeps it (GET /api/matches/{id}/export). */
+        RematchOfferedExportedEventDto: {
+            /**
+             * @description Its version, from 1, with no gap.
+             * @example 7
+             */
+            version: number;
+            /**
+             * @description What the service recorded beside the event.
+             * @example {
+             *       "at": "2026-11-29T15:28:31.220Z"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
+            recordedAt: string;
+            /**
+             * @description Microseconds since the epoch, as hashed.
+             * @example 1795966111220000
+             */
+            recordedAtMicros: string;
+            /**
+             * @description SHA-256 over the previous hash and this event (docs/fairness.md).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            hash: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "RematchOffered";
+            /** @description What happened. */
+            data: components["schemas"]["RematchOfferedDataDto"];
+        };
         ExportedEventDto: {
             /**
              * @description Its version, from 1, with no gap.
@@ -2827,7 +3889,7 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             hash: string;
-        } & (components["schemas"]["MatchCreatedEventDto"] | components["schemas"]["SeatJoinedEventDto"] | components["schemas"]["TableAbandonedEventDto"] | components["schemas"]["DeckCommittedEventDto"] | components["schemas"]["DeckCutEventDto"] | components["schemas"]["DealStartedEventDto"] | components["schemas"]["ContractChosenEventDto"] | components["schemas"]["HandsDealtEventDto"] | components["schemas"]["CardsLaidAwayEventDto"] | components["schemas"]["CardPlayedEventDto"] | components["schemas"]["TrickTakenEventDto"] | components["schemas"]["DealVoidedEventDto"] | components["schemas"]["DealScoredEventDto"] | components["schemas"]["SeedRevealedEventDto"] | components["schemas"]["MatchFinishedEventDto"] | components["schemas"]["TurnTimedOutEventDto"] | components["schemas"]["SeatReturnedEventDto"] | components["schemas"]["RematchOfferedEventDto"]);
+        } & (components["schemas"]["MatchCreatedExportedEventDto"] | components["schemas"]["SeatJoinedExportedEventDto"] | components["schemas"]["TableAbandonedExportedEventDto"] | components["schemas"]["DeckCommittedExportedEventDto"] | components["schemas"]["DeckCutExportedEventDto"] | components["schemas"]["DealStartedExportedEventDto"] | components["schemas"]["ContractChosenExportedEventDto"] | components["schemas"]["HandsDealtExportedEventDto"] | components["schemas"]["CardsLaidAwayExportedEventDto"] | components["schemas"]["CardPlayedExportedEventDto"] | components["schemas"]["TrickTakenExportedEventDto"] | components["schemas"]["DealVoidedExportedEventDto"] | components["schemas"]["DealScoredExportedEventDto"] | components["schemas"]["SeedRevealedExportedEventDto"] | components["schemas"]["MatchFinishedExportedEventDto"] | components["schemas"]["TurnTimedOutExportedEventDto"] | components["schemas"]["SeatReturnedExportedEventDto"] | components["schemas"]["RematchOfferedExportedEventDto"]);
         ExportDto: {
             /**
              * @description The document format.
@@ -2894,10 +3956,10 @@ export interface components {
              */
             name: string;
             /**
-             * @description The token the caller sent: its seat token (`bsk_…`), which acts for the same seat in the rematch, or its player token (`bskp_…`) for a seat bound to its account.
-             * @example bsk_3q2l0m9VfQd0b6K0u0wz1y8yq0f7v3xA
+             * @description Always null: no answer repeats a credential. The one the caller sent acts for the same seat in the rematch: its seat token (`bsk_…`), or, for a seat bound to its account, its player token (`bskp_…`) or identity-provider JWT.
+             * @example null
              */
-            token: string;
+            token: string | null;
         };
         RematchCreatedDto: {
             /**
@@ -2927,7 +3989,7 @@ export interface components {
              * @enum {string}
              */
             status: "playing" | "finished";
-            /** @description The caller's seat only (the same seat number as in the finished match), with the token it called with: each person keeps their token for the rematch, and no one is shown another's. */
+            /** @description The caller's seat only (the same seat number as in the finished match): each person keeps their token for the rematch, and no answer shows a token, the caller's own or another's. */
             seats: components["schemas"]["RematchSeatDto"][];
             /**
              * Format: uuid
@@ -3274,7 +4336,12 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The language of the text: the best of `Accept-Language` among the ones the service speaks, else `en`. */
+        "Content-Language": "en" | "fi" | "nb" | "sv";
+        /** @description Names `Accept-Language`: the text depends on it (a cache keys the answer on it too). */
+        "Vary-Accept-Language": string;
+    };
     pathItems: never;
 }
 export type SchemaFieldErrorDto = components['schemas']['FieldErrorDto'];
@@ -3362,6 +4429,24 @@ export type SchemaReplayDto = components['schemas']['ReplayDto'];
 export type SchemaAuditCheckDto = components['schemas']['AuditCheckDto'];
 export type SchemaDatabaseChainDto = components['schemas']['DatabaseChainDto'];
 export type SchemaAuditDto = components['schemas']['AuditDto'];
+export type SchemaMatchCreatedExportedEventDto = components['schemas']['MatchCreatedExportedEventDto'];
+export type SchemaSeatJoinedExportedEventDto = components['schemas']['SeatJoinedExportedEventDto'];
+export type SchemaTableAbandonedExportedEventDto = components['schemas']['TableAbandonedExportedEventDto'];
+export type SchemaDeckCommittedExportedEventDto = components['schemas']['DeckCommittedExportedEventDto'];
+export type SchemaDeckCutExportedEventDto = components['schemas']['DeckCutExportedEventDto'];
+export type SchemaDealStartedExportedEventDto = components['schemas']['DealStartedExportedEventDto'];
+export type SchemaContractChosenExportedEventDto = components['schemas']['ContractChosenExportedEventDto'];
+export type SchemaHandsDealtExportedEventDto = components['schemas']['HandsDealtExportedEventDto'];
+export type SchemaCardsLaidAwayExportedEventDto = components['schemas']['CardsLaidAwayExportedEventDto'];
+export type SchemaCardPlayedExportedEventDto = components['schemas']['CardPlayedExportedEventDto'];
+export type SchemaTrickTakenExportedEventDto = components['schemas']['TrickTakenExportedEventDto'];
+export type SchemaDealVoidedExportedEventDto = components['schemas']['DealVoidedExportedEventDto'];
+export type SchemaDealScoredExportedEventDto = components['schemas']['DealScoredExportedEventDto'];
+export type SchemaSeedRevealedExportedEventDto = components['schemas']['SeedRevealedExportedEventDto'];
+export type SchemaMatchFinishedExportedEventDto = components['schemas']['MatchFinishedExportedEventDto'];
+export type SchemaTurnTimedOutExportedEventDto = components['schemas']['TurnTimedOutExportedEventDto'];
+export type SchemaSeatReturnedExportedEventDto = components['schemas']['SeatReturnedExportedEventDto'];
+export type SchemaRematchOfferedExportedEventDto = components['schemas']['RematchOfferedExportedEventDto'];
 export type SchemaExportedEventDto = components['schemas']['ExportedEventDto'];
 export type SchemaExportDto = components['schemas']['ExportDto'];
 export type SchemaForkCreatedDto = components['schemas']['ForkCreatedDto'];
@@ -3382,6 +4467,8 @@ export type SchemaCardAnalysisDto = components['schemas']['CardAnalysisDto'];
 export type SchemaParDto = components['schemas']['ParDto'];
 export type SchemaDealResultDto = components['schemas']['DealResultDto'];
 export type SchemaDealAnalysisDto = components['schemas']['DealAnalysisDto'];
+export type HeaderContentLanguage = components['headers']['Content-Language'];
+export type HeaderVaryAcceptLanguage = components['headers']['Vary-Accept-Language'];
 export type $defs = Record<string, never>;
 export interface operations {
     getMetrics: {
@@ -3416,7 +4503,10 @@ export interface operations {
     checkHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3447,6 +4537,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3467,7 +4559,10 @@ export interface operations {
                 /** @description Only the forks of this match (POST /api/matches/{id}/fork), each of any version of it. */
                 forkedFrom?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3493,6 +4588,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +4605,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3519,6 +4618,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3530,7 +4631,10 @@ export interface operations {
     createMatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3551,6 +4655,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`, `SEED_WITH_OPEN_SEATS`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +4666,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3569,6 +4677,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,6 +4688,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3589,13 +4701,15 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `TOO_MANY_BOT_MATCHES`, `RATE_LIMITED`. Wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
@@ -3604,6 +4718,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,6 +4731,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3626,7 +4744,10 @@ export interface operations {
     getMatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -3657,6 +4778,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +4789,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +4800,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3684,6 +4811,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3699,6 +4828,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3710,6 +4841,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,7 +4854,10 @@ export interface operations {
     getSeatView: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -3752,6 +4888,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +4899,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,6 +4910,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +4921,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3794,6 +4938,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,6 +4951,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3816,7 +4964,10 @@ export interface operations {
     getScorecard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -3847,6 +4998,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +5009,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +5020,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,6 +5031,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,6 +5048,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +5061,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,7 +5079,10 @@ export interface operations {
                 /** @description Events per page. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -3945,6 +5111,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +5122,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +5133,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,6 +5144,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,6 +5161,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +5174,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4014,6 +5192,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4038,6 +5218,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,6 +5229,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4056,6 +5240,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +5251,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4074,6 +5262,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,6 +5273,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4092,6 +5284,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4103,6 +5297,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4112,6 +5308,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,6 +5325,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,6 +5338,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4154,6 +5356,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4174,6 +5378,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +5389,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4192,6 +5400,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4201,6 +5411,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,6 +5422,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,6 +5433,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,6 +5444,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4239,6 +5457,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4248,6 +5468,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +5485,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4274,6 +5498,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4290,6 +5516,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4314,6 +5542,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4323,6 +5553,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4332,6 +5564,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4341,6 +5575,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4350,6 +5586,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CONTRACT_ALREADY_PLAYED`, `CONTRACT_LOCKED`, `SPADES_NOT_ALLOWED`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,6 +5597,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4368,6 +5608,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4379,6 +5621,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4388,6 +5632,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4403,6 +5649,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,6 +5662,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4430,6 +5680,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4464,6 +5716,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,6 +5727,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +5738,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,6 +5749,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +5760,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,6 +5771,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4518,6 +5782,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +5795,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4538,6 +5806,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4553,6 +5823,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,6 +5836,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +5854,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4609,6 +5885,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4618,6 +5896,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,6 +5907,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +5918,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,6 +5929,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `NOT_YOUR_TURN`, `WRONG_PHASE`, `CARD_NOT_IN_HAND`, `MUST_FOLLOW_SUIT`, `MUST_TRUMP`, `DISCARD_FIRST`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,6 +5940,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,6 +5951,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,6 +5964,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4683,6 +5975,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,6 +5992,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4709,6 +6005,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4725,6 +6023,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description A retry with the same key by the same seat returns the first answer and appends nothing. */
                 "Idempotency-Key"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4747,6 +6047,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,6 +6058,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4765,6 +6069,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4774,6 +6080,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4783,6 +6091,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `SEAT_NOT_AWAY`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4792,6 +6102,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_MISMATCH`. */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4801,6 +6113,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,6 +6126,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4821,6 +6137,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,6 +6154,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4847,6 +6167,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +6186,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this version (sent by EventSource on reconnect). */
                 "Last-Event-ID"?: string;
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -4903,6 +6227,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4912,6 +6238,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4921,6 +6249,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,6 +6260,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4945,6 +6277,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4956,6 +6290,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4967,7 +6303,10 @@ export interface operations {
     joinSeat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -4993,6 +6332,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5002,6 +6343,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,6 +6354,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,6 +6365,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `SEAT_TAKEN`, `ALREADY_SEATED`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +6376,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5040,6 +6389,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5055,6 +6406,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5066,6 +6419,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5077,7 +6432,10 @@ export interface operations {
     seatBot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -5103,6 +6461,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,6 +6472,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5121,6 +6483,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `SEAT_TAKEN`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5130,6 +6494,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5141,6 +6507,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5156,6 +6524,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5167,6 +6537,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5178,7 +6550,10 @@ export interface operations {
     rebuildProjections: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5195,6 +6570,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +6581,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +6592,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,6 +6603,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5231,6 +6614,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5242,6 +6627,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,6 +6644,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +6657,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,7 +6673,10 @@ export interface operations {
                 /** @description Show the state right after this event (at most the current version). */
                 version: number;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -5311,6 +6705,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5320,6 +6716,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5329,6 +6727,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +6738,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,6 +6755,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5364,6 +6768,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,7 +6784,10 @@ export interface operations {
                 /** @description `<version>:<hash>`: a checkpoint kept during play (a state's or an event page's `checkpoint`, or an event's `hash`). Adds the check `pin`: the log must still hold that hash at that version. */
                 pin?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -5407,6 +6816,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,6 +6827,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,6 +6838,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,6 +6849,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5449,6 +6866,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5460,6 +6879,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,7 +6892,10 @@ export interface operations {
     exportMatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -5500,6 +6924,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5509,6 +6935,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5518,6 +6946,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5527,6 +6957,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,6 +6968,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,6 +6985,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5562,6 +6998,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,7 +7014,10 @@ export interface operations {
                 /** @description Fork at the position right after this event of the match's log (0: the match as it started; at most the match's version). */
                 version: number;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -5596,6 +7037,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5605,6 +7048,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5614,6 +7059,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5623,6 +7070,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5632,6 +7081,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +7092,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5652,6 +7105,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,13 +7116,15 @@ export interface operations {
             /** @description Problem details; `code` is one of `VERSION_NOT_FORKABLE`. */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `RATE_LIMITED`. Wait `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `TOO_MANY_BOT_MATCHES`, `RATE_LIMITED`. Wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
@@ -5676,6 +7133,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5687,6 +7146,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5698,8 +7159,9 @@ export interface operations {
     rematch: {
         parameters: {
             query?: never;
-            header: {
-                authorization: string;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
             };
             path: {
                 /** @description The match id. */
@@ -5720,6 +7182,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5729,6 +7193,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5738,6 +7204,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5747,6 +7215,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5756,6 +7226,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FINISHED`, `MATCH_NOT_STARTED`, `MATCH_ABANDONED`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5765,6 +7237,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,6 +7250,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5791,6 +7267,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,6 +7280,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5813,7 +7293,10 @@ export interface operations {
     createPlayer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5834,6 +7317,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,6 +7328,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5854,6 +7341,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5869,6 +7358,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,6 +7371,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5891,7 +7384,10 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5917,6 +7413,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5926,6 +7424,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5941,17 +7441,21 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5963,7 +7467,10 @@ export interface operations {
     deleteMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5979,6 +7486,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5988,6 +7497,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5997,6 +7508,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6006,6 +7519,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,6 +7532,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6032,17 +7549,21 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6054,7 +7575,10 @@ export interface operations {
     renameMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6075,6 +7599,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6084,6 +7610,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6093,6 +7621,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6102,6 +7632,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6113,6 +7645,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6128,17 +7662,21 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6157,7 +7695,10 @@ export interface operations {
                 /** @description `playing`: matches still going on (lobby tables waiting for players included); `finished`: played to the end. Default: both. */
                 status?: "playing" | "finished";
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6183,6 +7724,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6192,6 +7735,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,17 +7752,21 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6229,7 +7778,10 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6246,6 +7798,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6255,6 +7809,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6264,6 +7820,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `TOO_MANY_TOKENS`, `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6273,6 +7831,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6284,6 +7844,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6299,17 +7861,21 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6321,7 +7887,10 @@ export interface operations {
     revokeToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The id given with the token. */
                 tokenId: string;
@@ -6340,6 +7909,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6349,6 +7920,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +7931,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `TOKEN_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6367,6 +7942,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `CONCURRENT_UPDATE`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +7953,8 @@ export interface operations {
             /** @description Problem details; `code` is `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6387,6 +7966,8 @@ export interface operations {
                 headers: {
                     /** @description The media type a POST body must have. */
                     "Accept-Post"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6402,17 +7983,21 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Problem details; `code` is `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
+            /** @description Problem details; `code` is one of `SERVICE_UNAVAILABLE`, `DATABASE_UNAVAILABLE`. Send it again after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,7 +8009,10 @@ export interface operations {
     getPlayer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The player's id (`pl-` and a UUID): public, shown at the tables the player sits at. */
                 playerId: string;
@@ -6453,6 +8041,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6462,6 +8052,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `PLAYER_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6477,6 +8069,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +8082,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6504,7 +8100,10 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The player's id (`pl-` and a UUID): public, shown at the tables the player sits at. */
                 playerId: string;
@@ -6533,6 +8132,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,6 +8143,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `PLAYER_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6557,6 +8160,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6568,6 +8173,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,7 +8191,10 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6610,6 +8220,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6625,6 +8237,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +8250,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6647,7 +8263,10 @@ export interface operations {
     getNotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -6677,6 +8296,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6686,6 +8307,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6695,6 +8318,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6704,6 +8329,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6719,6 +8346,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6730,6 +8359,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6744,7 +8375,10 @@ export interface operations {
                 /** @description The deal to analyse, from 1 (the scorecard's `number`); it must be scored. */
                 deal: number;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -6785,6 +8419,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6794,6 +8430,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `UNAUTHORIZED`. */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6803,6 +8441,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `FORBIDDEN`. */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6812,6 +8452,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `MATCH_NOT_FOUND`. */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6821,6 +8463,8 @@ export interface operations {
             /** @description Problem details; `code` is one of `DEAL_NOT_SCORED`. */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6836,6 +8480,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit and its window in seconds. */
                     "RateLimit-Policy"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6847,6 +8493,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before sending again. */
                     "Retry-After"?: number;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6858,7 +8506,10 @@ export interface operations {
     getViewer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -6888,6 +8539,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6928,7 +8581,10 @@ export interface operations {
     getPlayTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path: {
                 /** @description The match id. */
                 id: string;
@@ -6958,6 +8614,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6972,7 +8630,10 @@ export interface operations {
                 /** @description en, fi, nb or sv; any other value is ignored. */
                 lang?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of a problem's `title` (and, for the refusals a player meets at a table, its `detail`): `en`, `fi`, `nb` (`no` and `nn` read as `nb`) or `sv`, by the usual weights; English otherwise. The answer says which in `Content-Language` (docs/clients.md, "In the caller's language"). */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6981,6 +8642,8 @@ export interface operations {
             /** @description An HTML page. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6999,6 +8662,8 @@ export interface operations {
             /** @description Problem details; `code` is `VALIDATION_FAILED`. */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary-Accept-Language"];
                     [name: string]: unknown;
                 };
                 content: {

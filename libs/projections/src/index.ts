@@ -17,6 +17,7 @@ export { Rematch1799000013000 } from './migrations/1799000013000-rematch';
 export { Players1799000014000 } from './migrations/1799000014000-players';
 export { Ratings1799000015000 } from './migrations/1799000015000-ratings';
 export { SeatPresence1799000016000 } from './migrations/1799000016000-seat-presence';
+export { SweepClaims1799000017000 } from './migrations/1799000017000-sweep-claims';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
 import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 import { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
@@ -31,12 +32,13 @@ import { Rematch1799000013000 } from './migrations/1799000013000-rematch';
 import { Players1799000014000 } from './migrations/1799000014000-players';
 import { Ratings1799000015000 } from './migrations/1799000015000-ratings';
 import { SeatPresence1799000016000 } from './migrations/1799000016000-seat-presence';
+import { SweepClaims1799000017000 } from './migrations/1799000017000-sweep-claims';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000, AnalysesByContent1799000011000, TurnDeadline1799000012000, Rematch1799000013000, Players1799000014000, Ratings1799000015000, SeatPresence1799000016000] as const;
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000, AnalysesByContent1799000011000, TurnDeadline1799000012000, Rematch1799000013000, Players1799000014000, Ratings1799000015000, SeatPresence1799000016000, SweepClaims1799000017000] as const;
 export { COMPARED_TABLES, ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
-export { overdueTurns, type MatchVersions } from './clocks';
+export { claimOverdueTurns, forgetLapsedClaims, type MatchVersions } from './clocks';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
 export { eventView, storedEventView, toDomainEvent } from './event-view';
 export type { EventView } from './event-view';

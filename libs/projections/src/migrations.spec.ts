@@ -25,6 +25,7 @@ const RELEASED: Record<string, { up: string; down: string }> = {
   Players1799000014000: { up: '9d75371596063bc2', down: 'aebbdc17cd071b56' },
   Ratings1799000015000: { up: '9309c8b9a0a91256', down: '16d8e4f35ca3ee00' },
   SeatPresence1799000016000: { up: '6d22339ab3fd3819', down: 'a813a5b154885d8d' },
+  SweepClaims1799000017000: { up: '2c6d4a63365dd7e4', down: 'e4cd46c49029b4c8' },
 };
 
 describe('projection migrations', () => {

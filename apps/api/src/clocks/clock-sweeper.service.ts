@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { ConfigType } from '@nestjs/config';
 import { EventStore } from '@bismarck/event-store';
-import { overdueTurns } from '@bismarck/projections';
+import { claimOverdueTurns, forgetLapsedClaims } from '@bismarck/projections';
 import { RuleViolation, standInDue } from '@bismarck/rules';
 import { BotRunner } from '../bots/bot-runner.service';
 import { appConfig } from '../config/app.config';
@@ -22,6 +23,10 @@ const AT_ONCE = 64;
  * was woken by that append): other instances deciding the same move would only lose the race.
  */
 const HANDOVER_MS = 2_000;
+/** How long an instance's claim on an overdue turn keeps the others off it (then another may take it). */
+const LEASE_MS = 5_000;
+/** How often lapsed claims are deleted. */
+const FORGET_EVERY_MS = 30_000;
 
 /**
  * Turn clocks (docs/clients.md, "Turn clocks"): every CLOCK_SWEEP_MS each instance looks for persons
@@ -29,7 +34,8 @@ const HANDOVER_MS = 2_000;
  * it found (the rules check the deadline; a move that arrives meanwhile wins, and the timeout is
  * refused), and wakes the bot runner, which plays the stand-in's move. Deadlines live in the log, so
  * a restart or another instance finds the same ones; the one version check lets one timeout through.
- * Up to AT_ONCE timeouts are handled at once. A match found again at a version it was tried at did
+ * Each instance claims what it reads for LEASE_MS (sweep_claims), so another instance leaves those
+ * alone: one instance decides each timeout. Up to AT_ONCE timeouts are handled at once. A match found again at a version it was tried at did
  * not move on: it is tried again after a growing wait and then parked (logged, counted in /metrics),
  * and the read leaves out every match waiting so, so no match that cannot move holds up the others.
  * While the database is away nobody can move, so once it is back the sweeper waits
@@ -55,6 +61,9 @@ export class ClockSweeper extends PeriodicSweep {
 
   /** No timeouts before this time; Infinity: the database is away (the grace starts when it answers). */
   private heldUntil = 0;
+  private forgetAt = 0;
+  /** This process, as its claims name it. */
+  private readonly instance = randomUUID();
 
   protected everyMs(): number {
     return this.config.clockSweepMs;
@@ -73,7 +82,12 @@ export class ClockSweeper extends PeriodicSweep {
   private async timeOutOverdue(): Promise<number> {
     // Within the grace nothing is read; while the database is away the read is what finds it back.
     if (this.heldUntil !== Infinity && Date.now() < this.heldUntil) return 0;
-    const overdue = await overdueTurns(this.store.queryable, new Date(), HANDOVER_MS, this.batch, this.attempts.waiting());
+    const now = new Date();
+    const overdue = await claimOverdueTurns(this.store.queryable, now, { instance: this.instance, handoverMs: HANDOVER_MS, leaseMs: LEASE_MS, limit: this.batch, skip: this.attempts.waiting() });
+    if (now.getTime() >= this.forgetAt) {
+      this.forgetAt = now.getTime() + FORGET_EVERY_MS;
+      await forgetLapsedClaims(this.store.queryable, new Date(now.getTime() - FORGET_EVERY_MS));
+    }
     if (this.heldUntil === Infinity) this.heldUntil = Date.now() + this.config.clockOutageGraceMs;
     if (Date.now() < this.heldUntil) return 0;
     this.attempts.forget(new Set(overdue.map((o) => o.id)));
