@@ -20,14 +20,18 @@ export interface BotTask {
   readonly budget?: Budget;
 }
 
-/** The fewest deals, and milliseconds, a strong decision is given however many wait. */
-export const LEAST_BUDGET: Budget = { samples: 16, budgetMs: 25 };
+/**
+ * The fewest deals, and milliseconds, a strong decision is given however many wait: a person waits
+ * for one round of the queue per bot move (round-robin by person), so at 40 people the round must stay
+ * well under half a second for a trick's two bot moves to answer within a second.
+ */
+export const LEAST_BUDGET: Budget = { samples: 4, budgetMs: 8 };
 
 /**
  * What a strong decision may spend when it starts with `load.waiting` decisions behind it: the
  * defaults (128 deals, 200 ms) while fewer wait than there are threads; beyond that each thread's share
  * shrinks with the queue, 1 / (1 + waiting per thread) of the defaults, down to LEAST_BUDGET. A queue
- * of 40 then costs about 40 × 25 ms, not 40 × 200 ms, and drains rather than grows.
+ * of 40 then costs about 40 × 8 ms, not 40 × 200 ms, and drains rather than grows.
  */
 export function strongBudget(load: Load): Budget | undefined {
   const perThread = load.waiting / load.capacity;
