@@ -12,6 +12,7 @@ import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
 import { MatchCommands } from '../apps/api/src/matches/match-commands.service';
 import { personOf } from '../apps/api/src/bots/bot-runner.service';
 import { MatchFolds } from '../apps/api/src/matches/match-folds.service';
+import { StrongBotMatches } from '../apps/api/src/matches/strong-bot-matches';
 import { rebuildDifferences, startTestApp, useTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { bearer } from './support/player';
@@ -207,6 +208,16 @@ describe('bot seats', () => {
       await t.http().post('/api/matches').set('authorization', `Bearer ${player.token}`).send({ players: [{ player: player.id }, { bot: 'greedy' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)
     ).body;
     expect(personOf(bound.id, (await folds.load(bound.id))!.state)).toBe(`player:${player.id}`);
+    // A match against strong bots created with a player's token, its seat unbound: still that player's turn in the queue.
+    const unbound = (
+      await t.http().post('/api/matches').set('authorization', `Bearer ${player.token}`).send({ players: ['Cid', { bot: 'strong' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)
+    ).body;
+    const creator = t.app.get(StrongBotMatches).creatorOf(unbound.id);
+    expect(creator).toBe(`player:${player.id}`);
+    expect(personOf(unbound.id, (await folds.load(unbound.id))!.state, creator)).toBe(`player:${player.id}`);
+    // Anonymous: the match itself.
+    const anonymous = (await t.http().post('/api/matches').send({ players: ['Dag', { bot: 'strong' }, { bot: 'greedy' }], options: { schedule: 'quick' } }).expect(201)).body;
+    expect(t.app.get(StrongBotMatches).creatorOf(anonymous.id)).toBeUndefined();
   }, 120_000);
 
   it('refuses an unknown strategy in the lobby: 400 VALIDATION_FAILED at /bot, nothing appended', async () => {

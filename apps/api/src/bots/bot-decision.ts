@@ -46,7 +46,7 @@ export function strongBudget(load: Load): Budget | undefined {
 /**
  * Decisions waiting per thread beyond which a stand-in plays greedy: it moves for a person whose time
  * ran out, late already, and many clocks running out together must not wait behind each other's
- * searches (at least 25 ms each for the strong bot): 20 of those are half a second.
+ * searches (some milliseconds each even at the strong bot's least budget, and a move's append besides).
  */
 export const STAND_IN_RUSH = 20;
 

@@ -9,6 +9,7 @@ import { legalActions, RuleViolation, seatView, standInDue, visibleEvents, type 
 import { appConfig } from '../config/app.config';
 import { MatchCommands, type SeatCommand } from '../matches/match-commands.service';
 import { MatchWriter } from '../matches/match-writer.service';
+import { StrongBotMatches } from '../matches/strong-bot-matches';
 import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
 import { SweepAttempts, SWEEP_BACKOFF } from '../sweeps/sweep-attempts';
@@ -71,11 +72,12 @@ export function takesTableCardsBeforeAPerson(state: MatchState, acting: ServiceS
 
 /**
  * The person a service move in this match is played for, as the bots' fair queue shares their time:
- * the player account of the first bound seat, else the match itself (its person's seat token).
+ * the player account of the first bound seat, else the player who created it (`creator`, known to the
+ * process that created it), else the match itself (its person's seat token).
  */
-export function personOf(matchId: string, state: MatchState): string {
+export function personOf(matchId: string, state: MatchState, creator?: string): string {
   const account = 'accounts' in state ? state.accounts.find((a) => a !== null) : undefined;
-  return account ? `player:${account}` : `match:${matchId}`;
+  return account ? `player:${account}` : (creator ?? `match:${matchId}`);
 }
 
 /** The seat command a bot's action stands for. */
@@ -137,6 +139,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly commands: MatchCommands,
     private readonly decider: BotDecider,
     private readonly metrics: MetricsService,
+    private readonly strongBots: StrongBotMatches,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {}
 
@@ -279,7 +282,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopped) return;
       // What the seat may see, and nothing more: its view and the log redacted for it.
       const task = { strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) };
-      const action = await this.decider.decide(task, { withPeople: standIn || bots.some((bot) => bot === null), person: personOf(matchId, state), match: matchId, standIn });
+      const action = await this.decider.decide(task, { withPeople: standIn || bots.some((bot) => bot === null), person: personOf(matchId, state, this.strongBots.creatorOf(matchId)), match: matchId, standIn });
       if (!action || this.stopped) return;
       try {
         await this.commands.executeAsService(matchId, seat, seatCommand(action), standIn ? 'standIn' : 'bot', version);

@@ -23,6 +23,8 @@ const REMEMBERED = 50_000;
 export class StrongBotMatches {
   /** Per caller: its matches created here, and creations under way (a place held, no id yet). */
   private readonly callers = new Map<string, { ids: string[]; pending: number }>();
+  /** The player who created each match counted here (its seats may be unbound): the person its bots play for. */
+  private readonly creators = new Map<string, string>();
 
   constructor(
     private readonly store: EventStore,
@@ -42,23 +44,36 @@ export class StrongBotMatches {
    * seat or with no cap); else 429 and nothing is created.
    */
   async admit<T extends { id: string }>(caller: string, strongBots: boolean, create: () => Promise<T>): Promise<T> {
+    if (!strongBots) return create();
     const cap = this.config.strongBotMatchesPerCaller;
-    if (!strongBots || cap === 0) return create();
-    const entry = await this.live(caller);
+    const entry = cap === 0 ? null : await this.live(caller);
     // Checked and held in one step (no await between): concurrent creations cannot both take the last place.
-    if (entry.ids.length + entry.pending >= cap) {
+    if (entry && entry.ids.length + entry.pending >= cap) {
       throw new ProblemException('TOO_MANY_BOT_MATCHES', `You have ${cap} matches against strong bots in play: finish one first (or let a lobby table close).`, {
         retryAfter: 30,
       });
     }
-    entry.pending++;
+    if (entry) entry.pending++;
     try {
       const created = await create();
-      entry.ids.push(created.id);
+      entry?.ids.push(created.id);
+      if (caller.startsWith('player:')) {
+        this.creators.set(created.id, caller);
+        if (this.creators.size > REMEMBERED) this.creators.delete(this.creators.keys().next().value!);
+      }
       return created;
     } finally {
-      entry.pending--;
+      if (entry) entry.pending--;
     }
+  }
+
+  /**
+   * The player whose credential created this match against strong bots through this process, as
+   * `player:<id>`, or undefined: one account's matches share one turn in the bots' queue even when
+   * their seats are not bound to it.
+   */
+  creatorOf(matchId: string): string | undefined {
+    return this.creators.get(matchId);
   }
 
   /** The caller's entry, its matches that ended (through any instance) taken out. */
