@@ -277,12 +277,20 @@ export interface Reply {
 export class Connection {
   private socket: Socket | undefined;
   private buffer: Buffer = Buffer.alloc(0);
-  private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void } | undefined;
+  private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void; timer?: NodeJS.Timeout } | undefined;
+  /** When the socket last answered. */
+  private idleSince = 0;
 
-  /** `localAddress`: the loopback address it comes from (127.0.0.0/8), so that the api counts clients apart. */
+  /**
+   * `localAddress`: the loopback address it comes from (127.0.0.0/8), so that the api counts clients apart.
+   * `lasting`: for a long drill: a request unanswered after `timeoutMs` fails, a socket idle for `idleMs`
+   * (near the server's keep-alive timeout, so perhaps closing) is opened again, and a request on a reused
+   * socket that the server closed meanwhile (ECONNRESET, EPIPE) is sent once more on a new one.
+   */
   constructor(
     private readonly port: number,
     private readonly localAddress?: string,
+    private readonly lasting?: { timeoutMs: number; idleMs: number },
   ) {}
 
   private connect(): Promise<Socket> {
@@ -291,18 +299,24 @@ export class Connection {
       socket.on('data', (chunk: Buffer) => this.onData(chunk));
       socket.on('error', (e) => {
         fail(e);
-        if (this.socket !== socket) return;
-        this.waiting?.fail(e);
-        this.waiting = undefined;
+        if (this.socket === socket) this.drop(e);
       });
       socket.on('close', () => {
         // A socket we let go after its `Connection: close` answer fails nothing.
-        if (this.socket !== socket) return;
-        this.socket = undefined;
-        this.waiting?.fail(new Error('the api closed the connection'));
-        this.waiting = undefined;
+        if (this.socket === socket) this.drop(new Error('the api closed the connection'));
       });
     });
+  }
+
+  /** Lets the socket go and fails the request waiting on it. */
+  private drop(error: unknown): void {
+    this.socket?.destroy();
+    this.socket = undefined;
+    this.buffer = Buffer.alloc(0);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    clearTimeout(waiting?.timer);
+    waiting?.fail(error);
   }
 
   private onData(chunk: Buffer): void {
@@ -311,11 +325,7 @@ export class Connection {
     if (end < 0 || !this.waiting) return;
     const head = this.buffer.toString('latin1', 0, end);
     const m = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (!m) {
-      this.waiting.fail(new Error(`an answer without Content-Length: ${head}`));
-      this.waiting = undefined;
-      return;
-    }
+    if (!m) return this.drop(new Error(`an answer without Content-Length: ${head.slice(0, 200)}`));
     const total = end + 4 + Number(m[1]);
     if (this.buffer.length < total) return;
     const body = this.buffer.toString('utf8', end + 4, total);
@@ -328,30 +338,49 @@ export class Connection {
     }
     const waiting = this.waiting;
     this.waiting = undefined;
+    clearTimeout(waiting.timer);
     let parsed: unknown = body;
     try {
       parsed = JSON.parse(body);
     } catch {
       /* not JSON */
     }
+    this.idleSince = Date.now();
     waiting.done({ status: Number(head.slice(9, 12)), body: parsed });
   }
 
-  async request(method: string, path: string, token?: string, body?: unknown): Promise<Reply> {
+  async request(method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+    if (!this.lasting) return this.send(method, path, token, body, headers);
+    if (this.socket && Date.now() - this.idleSince > this.lasting.idleMs) this.close();
+    const reused = this.socket !== undefined;
+    try {
+      return await this.send(method, path, token, body, headers);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!reused || (code !== 'ECONNRESET' && code !== 'EPIPE' && !String(error).includes('closed the connection'))) throw error;
+      return this.send(method, path, token, body, headers);
+    }
+  }
+
+  private async send(method: string, path: string, token: string | undefined, body: unknown, headers: Record<string, string>): Promise<Reply> {
     this.socket ??= await this.connect();
     const payload = body === undefined ? '' : JSON.stringify(body);
     let text = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
     if (token) text += `authorization: Bearer ${token}\r\n`;
+    for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
     if (payload) text += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
     text += `\r\n${payload}`;
     return new Promise((done, fail) => {
-      this.waiting = { done, fail };
+      const timeoutMs = this.lasting?.timeoutMs;
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.drop(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)), timeoutMs);
+      this.waiting = { done, fail, timer };
       this.socket!.write(text);
     });
   }
 
   close(): void {
     this.socket?.end();
+    this.socket = undefined;
   }
 }
 

@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { chooseAction, type BotView } from '@bismarck/bots';
 import {
   benchSettings,
+  Connection,
   embedded,
   loadAverage,
   logger,
@@ -73,107 +74,15 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const IDLE_MS = 3_000;
 const log = logger('drill:clocks');
 
-// ---------------------------------------------------------------- a lean client that sends headers
-/**
- * common.ts's Connection with headers of the caller's (Idempotency-Key) and a time limit: one keep-alive
- * socket, one request at a time, answers read by Content-Length. Cheap, so that the drill's own CPU
- * does not take the api's on a two-core machine.
- */
-class Http {
-  private socket: Socket | undefined;
-  /** When the socket last answered: one idle near the server's keep-alive timeout is not reused (it may be closing). */
-  private idleSince = 0;
-  private buffer: Buffer = Buffer.alloc(0);
-  private waiting: { done: (r: Reply) => void; fail: (e: unknown) => void; timer: NodeJS.Timeout } | undefined;
-
-  constructor(readonly port: number) {}
-
-  private connect(): Promise<Socket> {
-    return new Promise((done, fail) => {
-      const socket = createConnection({ host: '127.0.0.1', port: this.port, noDelay: true }, () => done(socket));
-      socket.on('data', (chunk: Buffer) => this.onData(chunk));
-      socket.on('error', (e) => {
-        fail(e);
-        if (this.socket === socket) this.drop(e);
-      });
-      socket.on('close', () => {
-        if (this.socket === socket) this.drop(new Error('the api closed the connection'));
-      });
-    });
+// ---------------------------------------------------------------- the drill's client
+/** common.ts's Connection, lasting (a time limit, idle sockets opened again, one resend after a reset), with the drill's options. */
+class Http extends Connection {
+  constructor(port: number) {
+    super(port, undefined, { timeoutMs: REQUEST_TIMEOUT_MS, idleMs: IDLE_MS });
   }
 
-  private drop(error: unknown): void {
-    this.socket?.destroy();
-    this.socket = undefined;
-    this.buffer = Buffer.alloc(0);
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    if (waiting) {
-      clearTimeout(waiting.timer);
-      waiting.fail(error);
-    }
-  }
-
-  private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    const end = this.buffer.indexOf('\r\n\r\n');
-    if (end < 0 || !this.waiting) return;
-    const head = this.buffer.toString('latin1', 0, end);
-    const m = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (!m) return this.drop(new Error(`an answer without Content-Length: ${head.slice(0, 200)}`));
-    const total = end + 4 + Number(m[1]);
-    if (this.buffer.length < total) return;
-    const text = this.buffer.toString('utf8', end + 4, total);
-    this.buffer = this.buffer.subarray(total);
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    clearTimeout(waiting.timer);
-    if (/\r\nconnection: *close/i.test(head)) {
-      this.socket?.end();
-      this.socket = undefined;
-      this.buffer = Buffer.alloc(0);
-    }
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON (/metrics) */
-    }
-    this.idleSince = Date.now();
-    waiting.done({ status: Number(head.slice(9, 12)), body });
-  }
-
-  /** One request; a reused socket the server closed meanwhile (ECONNRESET, EPIPE) gets one more try on a new one. */
-  async request(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
-    if (this.socket && Date.now() - this.idleSince > IDLE_MS) this.close();
-    const reused = this.socket !== undefined;
-    try {
-      return await this.send(method, path, options);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (!reused || (code !== 'ECONNRESET' && code !== 'EPIPE' && !String(error).includes('closed the connection'))) throw error;
-      return this.send(method, path, options);
-    }
-  }
-
-  private async send(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Reply> {
-    this.socket ??= await this.connect();
-    const payload = options.body === undefined ? '' : JSON.stringify(options.body);
-    let text = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
-    if (options.token) text += `authorization: Bearer ${options.token}\r\n`;
-    for (const [name, value] of Object.entries(options.headers ?? {})) text += `${name}: ${value}\r\n`;
-    if (payload) text += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
-    text += `\r\n${payload}`;
-    return new Promise((done, fail) => {
-      const timer = setTimeout(() => this.drop(new Error(`${method} ${path}: no answer within ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
-      this.waiting = { done, fail, timer };
-      this.socket!.write(text);
-    });
-  }
-
-  close(): void {
-    this.socket?.end();
-    this.socket = undefined;
+  ask(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+    return this.request(method, path, options.token, options.body, options.headers);
   }
 }
 
@@ -188,10 +97,10 @@ function refused(what: string, why: string, counted = refusals): void {
 }
 
 /** The answer's body when it is 2xx; else null, counted as a refusal. */
-async function call<T>(http: Http, what: string, method: string, path: string, options?: Parameters<Http['request']>[2]): Promise<T | null> {
+async function call<T>(http: Http, what: string, method: string, path: string, options?: Parameters<Http['ask']>[2]): Promise<T | null> {
   let reply: Reply;
   try {
-    reply = await http.request(method, path, options);
+    reply = await http.ask(method, path, options);
   } catch (error) {
     refused(what, error instanceof Error ? error.message.slice(0, 80) : String(error));
     return null;
@@ -321,7 +230,7 @@ async function layAway(m: Clocked, http: Http): Promise<void> {
   if (m.scheme === null) answer = await call<CommandAnswer>(http, 'discard', 'POST', path, options);
   else {
     const key = KEY_GUESSES[m.scheme].key(m.laidAway!.version);
-    const reply = await http.request('POST', path, { ...options, headers: { 'idempotency-key': key } }).catch((error: unknown) => error as Error);
+    const reply = await http.ask('POST', path, { ...options, headers: { 'idempotency-key': key } }).catch((error: unknown) => error as Error);
     if (!(reply instanceof Error) && reply.status >= 200 && reply.status < 300) answer = reply.body as CommandAnswer;
     else if (!(reply instanceof Error) && reply.status >= 400 && reply.status < 500) {
       refused('discard with a colliding key', `${reply.status} ${(reply.body as { code?: string } | null)?.code ?? ''}`.trim(), keyRefusals);
@@ -354,7 +263,7 @@ async function commandCounts(servers: Http[]): Promise<Map<string, number> | nul
   for (const http of servers) {
     let reply: Reply;
     try {
-      reply = await http.request('GET', '/metrics');
+      reply = await http.ask('GET', '/metrics');
     } catch {
       return null;
     }
