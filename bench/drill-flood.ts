@@ -18,6 +18,9 @@
 // tries alike) waits its Retry-After and goes on, as a patient attacker would (`floodCreations.rateLimited`).
 // Measured:
 //   - the victim's bot replies: from its move's answer to its next turn in sight, whenever a bot moved in
+//     between; a reply in which a bot forehand laid away waited BOT_TABLE_CARDS_PAUSE_MS on purpose (so the
+//     person sees the table cards, docs/bots.md) and is counted without that pause (`replyUnderFloodMs`;
+//     with it: `replyWithPauseUnderFloodMs`);
 //     between (p50, p90, max), alone and under the flood;
 //   - the victim's bot moves, read from its match's log afterwards: the time from the event before a
 //     service move to the move's own (`at`): the bot's notification, queue wait, decision and append;
@@ -51,6 +54,8 @@ const ANONYMOUS_TRIES = num('ANONYMOUS_TRIES', FLOOD);
 /** Matches a flooder's account creates (the api's STRONG_BOT_MATCHES_PER_CALLER, its default). */
 const PER_ACCOUNT = num('PER_ACCOUNT', 4);
 const log = logger('drill');
+/** The api's pause before a bot forehand lays away in a match with a person (its default, or as set for it). */
+const TABLE_CARDS_PAUSE_MS = Number(process.env.BOT_TABLE_CARDS_PAUSE_MS ?? 1500);
 if (!['one', 'shared', 'many'].includes(FLOOD_FROM)) throw new Error(`DRILL_FLOOD_FROM must be one, shared or many, got ${FLOOD_FROM}`);
 if (!['unbound', 'bound'].includes(FLOOD_SEATS)) throw new Error(`DRILL_FLOOD_SEATS must be unbound or bound, got ${FLOOD_SEATS}`);
 if (FLOOD + BOT_ONLY > 200) throw new Error('DRILL_FLOOD + DRILL_BOT_ONLY: at most 200 (one loopback address each in many)');
@@ -200,12 +205,19 @@ class Stream {
   }
 }
 
+/** A bot reply as the person saw it: from its move's answer (at `from`) to its next turn in sight (at `to`). */
+interface BotReply {
+  ms: number;
+  from: number;
+  to: number;
+}
+
 interface Played {
   matchId: string;
   /** The token the person plays with (its seat's). */
   token: string;
   /** Milliseconds from the person's move answered to its next turn in sight, when a bot moved meanwhile. */
-  replies: number[];
+  replies: BotReply[];
   /** Milliseconds of each of the person's commands (accepted ones). */
   commands: number[];
   /** The versions the person's own commands appended (the rest of the log is the service's moves). */
@@ -237,7 +249,7 @@ async function playPerson(port: number, address: string, played: Played, stop: (
         continue;
       }
       // Someone else moved since the person's last move: the bots (a person's own second move in a row is no reply).
-      if (answeredAt !== null && view.version > answeredVersion) played.replies.push(wallMs() - answeredAt);
+      if (answeredAt !== null && view.version > answeredVersion) played.replies.push({ ms: wallMs() - answeredAt, from: answeredVersion, to: view.version });
       const sent = wallMs();
       const reply = await send(api, 'POST', `/api/matches/${matchId}/${action.route}`, token, 'body' in action ? action.body : undefined);
       // 409: a bot moved first (its dealer deals before the person on its right cuts): look again.
@@ -263,17 +275,20 @@ function summary(xs: number[]): { n: number; p50: number; p90: number; p99: numb
 
 const playing = (m: Created): Played => ({ matchId: m.id, token: m.seats[0].token, replies: [], commands: [], own: new Set(), finished: false });
 
-/**
- * Milliseconds from the event before each of the service's moves to the move (by the log's `at`): the
- * bot's wake-up, queue wait, decision and append. A move's second event (a trick taken) follows its first
- * in the same append, so only the first event of each move counts.
- */
-async function serviceMoveGaps(port: number, played: Played): Promise<number[]> {
+interface LoggedEvent {
+  version: number;
+  at: string;
+  type: string;
+  data: { seat?: number };
+}
+
+/** The victim match's log, as its person's seat reads it. */
+async function matchLog(port: number, played: Played): Promise<LoggedEvent[]> {
   const api = new Connection(port, VICTIM_ADDRESS);
-  const events: { version: number; at: string }[] = [];
+  const events: LoggedEvent[] = [];
   try {
     for (let after: number | null = 0; after !== null; ) {
-      const page: { events: { version: number; at: string }[]; next: number | null } = ok(
+      const page: { events: LoggedEvent[]; next: number | null } = ok(
         await send(api, 'GET', `/api/matches/${played.matchId}/events?after=${after}&limit=100`, played.token),
         'read the victim match',
       );
@@ -283,6 +298,27 @@ async function serviceMoveGaps(port: number, played: Played): Promise<number[]> 
   } finally {
     api.close();
   }
+  return events;
+}
+
+/**
+ * The replies less the pause the service owed on purpose: a bot that lays away in a match with a person
+ * waits BOT_TABLE_CARDS_PAUSE_MS first (its CardsLaidAway by a seat other than the person's, seat 0).
+ */
+function withoutPause(replies: BotReply[], events: LoggedEvent[]): number[] {
+  const paused = new Set(events.filter((e) => e.type === 'CardsLaidAway' && e.data.seat !== 0).map((e) => e.version));
+  return replies.map((r) => {
+    for (let v = r.from + 1; v <= r.to; v++) if (paused.has(v)) return Math.max(0, r.ms - TABLE_CARDS_PAUSE_MS);
+    return r.ms;
+  });
+}
+
+/**
+ * Milliseconds from the event before each of the service's moves to the move (by the log's `at`): the
+ * bot's wake-up, queue wait, decision and append. A move's second event (a trick taken) follows its first
+ * in the same append, so only the first event of each move counts.
+ */
+function serviceMoveGaps(played: Played, events: LoggedEvent[]): number[] {
   const gaps: number[] = [];
   for (let i = 1; i < events.length; i++) {
     if (played.own.has(events[i].version)) continue;
@@ -322,7 +358,7 @@ async function main(): Promise<void> {
 
     log(`the victim alone (${VICTIM_SCHEDULE}) from ${VICTIM_ADDRESS}${victim.account ? ', signed in' : ''}`);
     const alone = await victimMatch(server, victim);
-    log(`alone: ${JSON.stringify(summary(alone.replies))}`);
+    log(`alone: ${JSON.stringify(summary(alone.replies.map((r) => r.ms)))}`);
 
     log(`the flood: ${FLOOD} person-vs-two-strong-bots matches and ${BOT_ONLY} of three strong bots, from ${FLOOD_FROM === 'many' ? `127.0.0.10…127.0.0.${9 + FLOOD + BOT_ONLY}` : FLOOD_ADDRESS}`);
     const floodStarted = wallMs();
@@ -387,11 +423,13 @@ async function main(): Promise<void> {
     stopping = true;
     await Promise.all(persons);
     const floodEnded = wallMs();
-    log(`under the flood: ${JSON.stringify(summary(loaded.replies))}`);
+    log(`under the flood: ${JSON.stringify(summary(loaded.replies.map((r) => r.ms)))}`);
     const loadAfter = loadAverage();
 
-    const replyAlone = summary(alone.replies);
-    const replyLoaded = summary(loaded.replies);
+    const aloneLog = await matchLog(server.port, alone);
+    const loadedLog = await matchLog(server.port, loaded);
+    const replyAlone = summary(withoutPause(alone.replies, aloneLog));
+    const replyLoaded = summary(withoutPause(loaded.replies, loadedLog));
     const commands = summary([...loaded.commands, ...flood.flatMap((p) => p.commands)]);
     const victimCommands = summary(loaded.commands);
     const floodMoves = flood.reduce((n, p) => n + p.commands.length, 0);
@@ -414,6 +452,8 @@ async function main(): Promise<void> {
         replyAloneMs: replyAlone,
         victimCommandAloneMs: summary(alone.commands),
         replyUnderFloodMs: replyLoaded,
+        replyWithPauseUnderFloodMs: summary(loaded.replies.map((r) => r.ms)),
+        tableCardsPauseMs: TABLE_CARDS_PAUSE_MS,
         commandUnderFloodMs: commands,
         victimCommandUnderFloodMs: victimCommands,
         floodPersonMoves: floodMoves,
@@ -430,8 +470,8 @@ async function main(): Promise<void> {
         victimCreations: victim.creations.figures(),
         floodCreations: creations.figures(),
         floodSetupSeconds: round((floodReady - floodStarted) / 1000, 1),
-        victimServiceMoveAloneMs: summary(await serviceMoveGaps(server.port, alone)),
-        victimServiceMoveUnderFloodMs: summary(await serviceMoveGaps(server.port, loaded)),
+        victimServiceMoveAloneMs: summary(serviceMoveGaps(alone, aloneLog)),
+        victimServiceMoveUnderFloodMs: summary(serviceMoveGaps(loaded, loadedLog)),
         loadAverageBefore: loadBefore,
         loadAverageAfter: loadAfter,
         requestsResent: resent,

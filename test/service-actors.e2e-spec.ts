@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chooseAction, type BotView } from '@bismarck/bots';
+import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
 import { ClockSweeper } from '../apps/api/src/clocks/clock-sweeper.service';
 import { MatchCommands } from '../apps/api/src/matches/match-commands.service';
 import { startTestApp, type TestApp } from './support/app';
@@ -145,6 +146,13 @@ describe("the service's own actors", () => {
       if (stuck.has(id)) return Promise.reject(new Error('this stand-in cannot move (test)'));
       return real(id, ...rest);
     });
+    // Nor in the timeout's own append: its decision fails, and the timeout is appended alone.
+    const bots = t.app.get(BotRunner);
+    const realAfter = bots.standInAfter.bind(bots);
+    const spyAfter = jest.spyOn(bots, 'standInAfter').mockImplementation((id, ...rest) => {
+      if (stuck.has(id)) return Promise.reject(new Error('this stand-in cannot move (test)'));
+      return realAfter(id, ...rest);
+    });
     // Reads of 5 rows: 12 stuck matches, whose deadlines are older, would fill every read without the backoff.
     sweeper.batch = 5;
     try {
@@ -176,6 +184,7 @@ describe("the service's own actors", () => {
     } finally {
       sweeper.batch = 500;
       spy.mockRestore();
+      spyAfter.mockRestore();
     }
   }, 120_000);
 });

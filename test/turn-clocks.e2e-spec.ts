@@ -86,6 +86,8 @@ describe('turn clocks', () => {
     expect(timedOut.data).toEqual({ seat: 0, deadline: first.clock.deadline });
     const after = await waitFor('the stand-in move', async () => (await events(t.http, id)).find((e) => e.version === timedOut.version + 1), 30_000);
     expect(after.standIn).toBe(true);
+    // One append: the sweeper had the stand-in's move decided on the state the timeout left.
+    expect(after.at).toBe(timedOut.at);
     expect(Date.parse(after.at) - Date.parse(first.clock.deadline)).toBeLessThan(LATE_MS);
     expect((await state(t.http, id)).away).toEqual([false, false, false]);
 

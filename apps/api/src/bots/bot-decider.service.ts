@@ -19,13 +19,15 @@ import { FairQueue, type Turn } from './fair-queue';
 export class BotDecider implements OnModuleDestroy {
   private readonly pool: Piscina | null;
   private readonly queue: FairQueue;
+  private readonly capacity: number;
 
   constructor(
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
   ) {
     this.pool = BotDecider.pool(config.botThreads, config.botNice);
     // As many decisions at once as there are threads: the pool's own queue stays empty, the order is ours.
-    this.queue = new FairQueue(Math.max(1, config.botThreads));
+    this.capacity = Math.max(1, config.botThreads);
+    this.queue = new FairQueue(this.capacity);
   }
 
   /** A pool of `threads` worker threads at `nice` below the event loop's priority, or null (decide in this thread). */
@@ -49,6 +51,11 @@ export class BotDecider implements OnModuleDestroy {
    * round-robin by the person it is played for, then by match.
    */
   decide(task: BotTask, turn: Turn): Promise<BotAction | null> {
+    // A decision that costs next to nothing (a random or greedy bot, a stand-in rushed or out of time)
+    // is made here at once: its turn in the queue and a round trip to a thread would cost more than it,
+    // and a thousand stand-ins after a thousand timeouts would wait behind each other's round trips.
+    const cheap = underLoad(task, turn, { waiting: this.queue.queued, capacity: this.capacity });
+    if (cheap.strategy !== 'strong') return Promise.resolve().then(() => decideBot(cheap));
     const pool = this.pool;
     return this.queue.run(turn, (load) => {
       const loaded = underLoad(task, turn, load);

@@ -50,11 +50,18 @@ export function strongBudget(load: Load): Budget | undefined {
  */
 export const STAND_IN_RUSH = 20;
 
-/** The task as it runs under `load`: a strong bot thinks less while many wait; a rushed stand-in plays greedy. */
-export function underLoad(task: BotTask, turn: Turn, load: Load): BotTask {
-  if (turn.standIn === true && task.strategy === 'strong' && load.waiting / load.capacity >= STAND_IN_RUSH) return { ...task, strategy: 'greedy' };
-  const budget = task.strategy === 'strong' ? strongBudget(load) : undefined;
-  return budget ? { ...task, budget } : task;
+/**
+ * The task as it runs under `load`, at `now`: a strong bot thinks less while many wait; a stand-in
+ * thinks at most until its move is due (`turn.dueBy`), and plays greedy when rushed or out of time.
+ */
+export function underLoad(task: BotTask, turn: Turn, load: Load, now = Date.now()): BotTask {
+  if (task.strategy !== 'strong') return task;
+  const budget = strongBudget(load);
+  if (turn.standIn !== true) return budget ? { ...task, budget } : task;
+  const left = turn.dueBy === undefined ? Infinity : turn.dueBy - now;
+  if (load.waiting / load.capacity >= STAND_IN_RUSH || left < LEAST_BUDGET.budgetMs) return { ...task, strategy: 'greedy' };
+  const given = budget ?? STRONG_DEFAULTS;
+  return left < given.budgetMs ? { ...task, budget: { samples: given.samples, budgetMs: Math.floor(left) } } : budget ? { ...task, budget } : task;
 }
 
 /**

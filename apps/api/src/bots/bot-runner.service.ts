@@ -4,16 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotAction, StrategyName } from '@bismarck/bots';
 import { dealHistory } from '@bismarck/bots';
 import { EventStore } from '@bismarck/event-store';
-import { matchesAwaitingBots, toDomainEvent } from '@bismarck/projections';
-import { legalActions, RuleViolation, seatView, standInDue, visibleEvents, type MatchState, type Seat } from '@bismarck/rules';
+import { matchesAwaitingBots, toDomainEvent, type FoldedMatch } from '@bismarck/projections';
+import { legalActions, RuleViolation, seatView, standInDue, visibleEvents, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
 import { appConfig } from '../config/app.config';
-import { MatchCommands, type SeatCommand } from '../matches/match-commands.service';
-import { MatchWriter } from '../matches/match-writer.service';
+import { MatchCommands, serviceMove, type SeatCommand } from '../matches/match-commands.service';
+import { MatchWriter, type FollowUp } from '../matches/match-writer.service';
 import { StrongBotMatches } from '../matches/strong-bot-matches';
 import { MetricsService } from '../metrics/metrics.service';
 import { ProblemException } from '../problem/problem';
 import { SweepAttempts, SWEEP_BACKOFF } from '../sweeps/sweep-attempts';
 import { BotDecider } from './bot-decider.service';
+import type { BotTask } from './bot-decision';
 import { KnownMatches, learn, type KnownMatch } from './known-matches';
 
 const SEATS: Seat[] = [0, 1, 2];
@@ -21,6 +22,11 @@ const SEATS: Seat[] = [0, 1, 2];
 const PER_SWEEP = 100;
 /** A bot turn waiting this long (beyond BOT_DELAY_MS) was missed: the periodic sweep takes it. */
 const STUCK_MS = 2_000;
+/**
+ * How long after a person's deadline the stand-in may still think (then it plays greedy): its move is
+ * promised within a second of the deadline (docs/clients.md), and the append takes the rest.
+ */
+const STAND_IN_THINKS_MS = 500;
 /** Lost races in a row (another instance, a person faster at the cut) before a match is left to the sweep. */
 const MAX_LOST = 5;
 /** Matches whose fold and deal in progress the runner keeps between moves (~15 kB each). */
@@ -95,6 +101,13 @@ const seatCommand = (action: BotAction): SeatCommand => {
       return { type: 'playCard', card: action.body.card };
   }
 };
+
+/** What a seat's bot decides from, and nothing more: the seat's view and the deal's log redacted for it. */
+const seatTask = (known: KnownMatch, seat: Seat, strategy: StrategyName): BotTask => ({
+  strategy,
+  view: seatView(known.folded.state, seat),
+  history: dealHistory(visibleEvents(known.deal, seat)),
+});
 
 /** Someone else moved the match on first (another instance, a person): look again. */
 const lostRace = (err: unknown): boolean =>
@@ -249,6 +262,25 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return known;
   }
 
+  /**
+   * The stand-in's move on `after`, the fold a timeout leaves (`events`, not appended yet), for the
+   * timeout's own append (ClockSweeper): decided as play() decides it. Null when no stand-in is due
+   * there, or the log has moved past the version before the timeout.
+   */
+  async standInAfter(matchId: string, after: FoldedMatch, events: readonly BismarckEvent[]): Promise<FollowUp | null> {
+    const acting = serviceSeatToAct(after.state);
+    if (acting === null || acting.strategy !== null || this.stopped) return null;
+    const from = after.version - events.length;
+    const cached = this.known.get(matchId);
+    const before = cached?.folded.version === from ? cached : await this.knownNow(matchId);
+    if (before.folded.version !== from) return null;
+    const task = seatTask(learn(before, events, after), acting.seat, this.config.standInBot as StrategyName);
+    const timedOut = events.find((e) => e.type === 'TurnTimedOut');
+    const dueBy = timedOut ? Date.parse(timedOut.data.deadline) + STAND_IN_THINKS_MS : undefined;
+    const action = await this.decider.decide(task, { withPeople: true, person: personOf(matchId, after.state, this.strongBots.creatorOf(matchId)), match: matchId, standIn: true, dueBy });
+    return action && !this.stopped ? serviceMove(acting.seat, seatCommand(action), 'standIn', after.version) : null;
+  }
+
   private async play(matchId: string, entry: { again: boolean }): Promise<void> {
     let lost = 0;
     while (!this.stopped) {
@@ -280,9 +312,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // match waits for it, and the fair queue sees the decision only once the pause is over.
       if (waitMs > 0) await sleep(waitMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       if (this.stopped) return;
-      // What the seat may see, and nothing more: its view and the log redacted for it.
-      const task = { strategy, view: seatView(state, seat), history: dealHistory(visibleEvents(known.deal, seat)) };
-      const action = await this.decider.decide(task, { withPeople: standIn || bots.some((bot) => bot === null), person: personOf(matchId, state, this.strongBots.creatorOf(matchId)), match: matchId, standIn });
+      const action = await this.decider.decide(seatTask(known, seat, strategy), { withPeople: standIn || bots.some((bot) => bot === null), person: personOf(matchId, state, this.strongBots.creatorOf(matchId)), match: matchId, standIn });
       if (!action || this.stopped) return;
       try {
         await this.commands.executeAsService(matchId, seat, seatCommand(action), standIn ? 'standIn' : 'bot', version);

@@ -1,4 +1,5 @@
-import { strongBudget, LEAST_BUDGET } from './bot-decision';
+import { STRONG_DEFAULTS } from '@bismarck/bots';
+import { strongBudget, underLoad, LEAST_BUDGET, STAND_IN_RUSH, type BotTask } from './bot-decision';
 import { FairQueue, type Load, type Turn } from './fair-queue';
 
 /** A piece of work the test finishes by hand, recording when it starts. */
@@ -204,5 +205,27 @@ describe('strongBudget: fewer deals drawn under load', () => {
       expect(samples).toBeLessThanOrEqual(last);
       last = samples;
     }
+  });
+});
+
+describe('underLoad: a stand-in thinks only until its move is due', () => {
+  const task = { strategy: 'strong', view: {}, history: [] } as unknown as BotTask;
+  const idle: Load = { waiting: 0, capacity: 1 };
+  const standIn = (dueBy?: number): Turn => ({ ...person('p', 'm'), standIn: true, dueBy });
+
+  it('gives a stand-in with time left the budget it would have, cut to the time left', () => {
+    expect(underLoad(task, standIn(), idle, 0)).toBe(task);
+    expect(underLoad(task, standIn(10_000), idle, 0)).toBe(task);
+    expect(underLoad(task, standIn(1_050), idle, 1_000)).toEqual({ ...task, budget: { samples: STRONG_DEFAULTS.samples, budgetMs: 50 } });
+    expect(underLoad(task, standIn(1_030), { waiting: 1, capacity: 1 }, 1_000)).toEqual({ ...task, budget: { samples: 64, budgetMs: 30 } });
+  });
+
+  it('plays greedy once its move is due, or when many wait', () => {
+    expect(underLoad(task, standIn(1_000), idle, 1_000).strategy).toBe('greedy');
+    expect(underLoad(task, standIn(1_000 + LEAST_BUDGET.budgetMs - 1), idle, 1_000).strategy).toBe('greedy');
+    expect(underLoad(task, standIn(), { waiting: STAND_IN_RUSH, capacity: 1 }, 0).strategy).toBe('greedy');
+    // A bot seat is never rushed so: it thinks less under load, but the deadline is not its.
+    expect(underLoad(task, { ...person('p', 'm'), dueBy: 0 }, idle, 1_000)).toBe(task);
+    expect(underLoad({ ...task, strategy: 'greedy' }, standIn(0), idle, 1_000).strategy).toBe('greedy');
   });
 });

@@ -10,6 +10,8 @@ export interface Turn {
   readonly match: string;
   /** The stand-in of a person whose time ran out: late already, it must not wait for a long think. */
   readonly standIn?: boolean;
+  /** When the move should be in the log (epoch ms; a timed-out person's stand-in): what it may think is what is left. */
+  readonly dueBy?: number;
 }
 
 /** How busy the queue was when a decision started: what a strategy may spend on it (strongBudget). */

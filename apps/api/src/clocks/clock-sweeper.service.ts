@@ -32,7 +32,7 @@ const FORGET_EVERY_MS = 30_000;
  * Turn clocks (docs/clients.md, "Turn clocks"): every CLOCK_SWEEP_MS each instance looks for persons
  * whose time ran out (match_list.turn_deadline, written with every move), times them out at the version
  * it found (the rules check the deadline; a move that arrives meanwhile wins, and the timeout is
- * refused), and wakes the bot runner, which plays the stand-in's move. Deadlines live in the log, so
+ * refused) with the stand-in's move, decided by the bot runner, in the same append. Deadlines live in the log, so
  * a restart or another instance finds the same ones; the one version check lets one timeout through.
  * Each instance claims what it reads for LEASE_MS (sweep_claims), so another instance leaves those
  * alone: one instance decides each timeout. Up to AT_ONCE timeouts are handled at once. A match found again at a version it was tried at did
@@ -107,6 +107,7 @@ export class ClockSweeper extends PeriodicSweep {
 
   /** Times out the match at `version` (true), or wakes the stand-in that is due already (false). */
   private async timeOut(id: string, version: number): Promise<boolean> {
+    let appended = false;
     try {
       // A stand-in due already (timed out, or away) is only woken: it is found again until it has moved.
       const known = await this.folds.load(id);
@@ -114,16 +115,25 @@ export class ClockSweeper extends PeriodicSweep {
         this.bots.wake(id);
         return false;
       }
-      // Only at the version found: a move made since is the person's, and its clock starts again.
-      await this.writer.handle(id, { type: 'timeOut' }, { expectedVersion: version, answer: () => undefined });
+      // Only at the version found: a move made since is the person's, and its clock starts again. The
+      // stand-in's move goes in the same append (decided on the state the timeout leaves): a timeout
+      // and its move cost one write, and many clocks running out together are handled in half the time.
+      await this.writer.handle(id, { type: 'timeOut' }, {
+        expectedVersion: version,
+        answer: () => undefined,
+        // A decision that failed (a worker, a stopping process) leaves the move to the runner.
+        followUp: (after, events) => this.bots.standInAfter(id, after, events).catch(() => null),
+      });
+      appended = true;
       return true;
     } catch (err) {
       // Moved meanwhile, or its stand-in is due already (timed out or away): the runner is woken below.
-      if (!(err instanceof RuleViolation) && !(err instanceof ProblemException && err.code === 'VERSION_MISMATCH')) throw err;
+      if (!(err instanceof RuleViolation) && !(err instanceof ProblemException && ['VERSION_MISMATCH', 'CONCURRENT_UPDATE'].includes(err.code))) throw err;
       return false;
     } finally {
-      // A stand-in due and not played (a restart, a wake-up lost, another instance's timeout) is played now.
-      this.bots.wake(id);
+      // A stand-in due and not played (a restart, a wake-up lost, another instance's timeout) is played
+      // now. After this process's own append the runner was told already (MatchWriter.onCommitted).
+      if (!appended) this.bots.wake(id);
     }
   }
 }

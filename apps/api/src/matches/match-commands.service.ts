@@ -4,7 +4,7 @@ import type { AskedOptions, BismarckEvent, MatchOptions, Seat, Triple } from '@b
 import { defaultBotName, type PlayerEntry } from '../lobby/seat-names.validator';
 import { eventView, type EventView } from '@bismarck/projections';
 import type { AskedCommand } from './dealing.service';
-import { MatchWriter, type WriteOptions } from './match-writer.service';
+import { MatchWriter, type FollowUp, type WriteOptions } from './match-writer.service';
 import { SeatCredentials } from '../seats/seat-credentials.service';
 
 export interface CommandResult {
@@ -115,9 +115,8 @@ export class MatchCommands {
    * under a key of the service's own (serviceIdempotency). A stand-in's events say they are its.
    */
   executeAsService(matchId: string, seat: Seat, command: SeatCommand, actor: ServiceActor, version: number): Promise<CommandResult> {
-    const asked = toRulesCommand(seat, command);
-    const idempotency = { ...serviceIdempotency(actor, seat, version), requestHash: requestHash(command) };
-    return this.write(matchId, seat, actor === 'standIn' ? { ...asked, standIn: true } : asked, version, idempotency);
+    const move = serviceMove(seat, command, actor, version);
+    return this.write(matchId, seat, move.command, version, move.idempotency);
   }
 
   private write(matchId: string, seat: Seat, asked: AskedCommand, expectedVersion: number | undefined, idempotency: WriteOptions<CommandResult>['idempotency']): Promise<CommandResult> {
@@ -133,6 +132,15 @@ export class MatchCommands {
 
 }
 
+
+/** A seat's move made by the service, decided at `version`: the rules' command and its idempotency record. */
+export function serviceMove(seat: Seat, command: SeatCommand, actor: ServiceActor, version: number): FollowUp {
+  const asked = toRulesCommand(seat, command);
+  return {
+    command: actor === 'standIn' ? { ...asked, standIn: true } : asked,
+    idempotency: { ...serviceIdempotency(actor, seat, version), requestHash: requestHash(command) },
+  };
+}
 
 const requestHash = (command: SeatCommand): string => createHash('sha256').update(JSON.stringify(command)).digest('hex');
 

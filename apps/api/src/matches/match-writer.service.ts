@@ -28,6 +28,18 @@ export interface WriteOptions<T> {
   idempotency?: { scope: string; key: string; requestHash: string };
   /** More rows for the inline projection: a new seat's token hash, a seeded match's seed. */
   extra?: ProjectionExtras;
+  /**
+   * The service's own move that follows at once (a stand-in's, after a timeout), decided on the fold
+   * the command leaves and appended with it: one append, one round trip, where two would be made.
+   * Refused by the rules, or null, the command is appended alone.
+   */
+  followUp?: (after: FoldedMatch, events: readonly BismarckEvent[]) => Promise<FollowUp | null>;
+}
+
+/** A service move appended with the command before it (WriteOptions.followUp), under its own idempotency record. */
+export interface FollowUp {
+  command: AskedCommand;
+  idempotency: { scope: string; key: string; requestHash: string };
 }
 
 /** An append this process committed: its events (the first at version `from`) and the match folded after them. */
@@ -40,6 +52,13 @@ export interface Committed {
 
 /** Told of every append this process committed. */
 export type CommittedListener = (committed: Committed) => void;
+
+/** One command decided: its events, the dealer's seeds they commit to, and whether a stand-in made it. */
+interface Decided {
+  events: BismarckEvent[];
+  seeds: ReturnType<DealingService['committed']>;
+  standIn: boolean;
+}
 
 /** An attempt decided on a fold that the log has moved past (another process appended): try again. */
 class StaleFold extends Error {}
@@ -93,10 +112,13 @@ export class MatchWriter {
    */
   handle<T>(matchId: string, command: AskedCommand, options: WriteOptions<T>): Promise<T> {
     const stop = this.metrics.startCommand();
-    const write = (): Promise<T> => retrying(STALE_FOLD, (attempt) => this.attempt(matchId, command, options, attempt > 0));
+    // A follow-up appended with the command is counted as accepted too (its type, once).
+    const appended: { followUp?: string } = {};
+    const write = (): Promise<T> => retrying(STALE_FOLD, (attempt) => this.attempt(matchId, command, options, attempt > 0, appended));
     return this.folds.run(matchId, write).then(
       (answer) => {
         stop(command.type, 'accepted');
+        if (appended.followUp) stop(appended.followUp, 'accepted');
         return answer;
       },
       (error: unknown) => {
@@ -107,7 +129,7 @@ export class MatchWriter {
   }
 
   /** One attempt against the match as known here (or, once a retry, as the log says now). */
-  private async attempt<T>(matchId: string, asked: AskedCommand, o: WriteOptions<T>, fresh: boolean): Promise<T> {
+  private async attempt<T>(matchId: string, asked: AskedCommand, o: WriteOptions<T>, fresh: boolean, appended: { followUp?: string }): Promise<T> {
     const current = await this.load(matchId, fresh, o.expectedVersion === 0);
     if (o.expectedVersion !== undefined && o.expectedVersion !== current.version) {
       if (!fresh) throw new StaleFold(); // the cache may be behind another process: look again before refusing
@@ -118,13 +140,10 @@ export class MatchWriter {
       });
     }
 
-    // Every fact from outside the rules (the deck, the dealer's commitment and seeds, the time) first: then one decision.
-    const { command, dealer } = await this.dealer.prepare(matchId, asked, current);
     const at = new Date().toISOString();
-    let events: BismarckEvent[];
+    let decided: Decided;
     try {
-      // A timeout is decided on the time now and when the turn began (the last event's).
-      events = this.decider.decide(command.type === 'timeOut' ? { ...command, now: at, since: current.updatedAt } : command, current.state);
+      decided = await this.decide(matchId, asked, current, at);
     } catch (error) {
       if (!(error instanceof RuleViolation)) throw error;
       const first = await this.replayed<T>(matchId, o);
@@ -134,14 +153,28 @@ export class MatchWriter {
       throw error;
     }
 
-    const seeds = this.dealer.committed(dealer, events);
-    const folded = foldOnto(current, events);
+    let { events, seeds } = decided;
+    let folded = foldOnto(current, events);
+    let idempotency = o.idempotency;
+    const followUp = o.followUp ? await o.followUp(folded, events) : null;
+    if (followUp) {
+      const more = await this.decide(matchId, followUp.command, { ...folded, createdAt: current.createdAt, updatedAt: at }, at).catch((error: unknown) => {
+        if (error instanceof RuleViolation) return null;
+        throw error;
+      });
+      if (more) {
+        events = [...events, ...more.events];
+        seeds = [...seeds, ...more.seeds];
+        folded = foldOnto(folded, more.events);
+        idempotency ??= followUp.idempotency;
+      }
+    }
     const createdAt = current.version === 0 ? at : current.createdAt;
     const from = current.version + 1;
     const answer = o.answer({ ...folded, events, from, at });
     try {
-      const outcome = await this.store.append(matchId, current.version, events.map((e) => ({ ...e, metadata: command.standIn === true ? { at, standIn: true } : { at } })), {
-        idempotency: o.idempotency ? { ...o.idempotency, response: storedAnswer(answer) } : undefined,
+      const outcome = await this.store.append(matchId, current.version, events.map((e, i) => ({ ...e, metadata: decided.standIn || (i >= decided.events.length && followUp?.command.standIn === true) ? { at, standIn: true } : { at } })), {
+        idempotency: idempotency ? { ...idempotency, response: storedAnswer(answer) } : undefined,
         inline: {
           fn: PROJECT_FUNCTION,
           arg: {
@@ -157,10 +190,19 @@ export class MatchWriter {
       if (error instanceof IdempotencyKeyReuseError) throw keyReused();
       throw error;
     }
+    if (events.length > decided.events.length) appended.followUp = followUp!.command.type;
     this.dealer.remember(seeds);
     this.folds.remember(matchId, { ...folded, createdAt, updatedAt: at });
     for (const listener of this.committed) listener({ matchId, from, events, folded });
     return answer;
+  }
+
+  /** Every fact from outside the rules (the deck, the dealer's commitment and seeds, the time) first: then one decision. */
+  private async decide(matchId: string, asked: AskedCommand, current: LoadedMatch, at: string): Promise<Decided> {
+    const { command, dealer } = await this.dealer.prepare(matchId, asked, current);
+    // A timeout is decided on the time now and when the turn began (the last event's).
+    const events = this.decider.decide(command.type === 'timeOut' ? { ...command, now: at, since: current.updatedAt } : command, current.state);
+    return { events, seeds: this.dealer.committed(dealer, events), standIn: command.standIn === true };
   }
 
   /** The match as known here (or, fresh, as the log says now); a new match starts from nothing. */
