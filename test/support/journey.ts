@@ -541,7 +541,7 @@ const PLAYER_NAMES = ['Pia', 'Per', 'Pål'];
 const BOT_WAIT_MS = 15_000;
 /**
  * How long after a deadline the journey waits for the timeout and the stand-in's move: the sweep
- * (CLOCK_SWEEP_MS, 250 ms) and one greedy decision, with room for a busy machine.
+ * (CLOCK_SWEEP_MS, 100 ms) and one greedy decision, with room for a busy machine.
  */
 const ABSENCE_GRACE_MS = 4_000;
 /** A turn the service plays: a bot seat's, or a stand-in's for a person who timed out or is away. */

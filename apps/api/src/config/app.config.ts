@@ -83,7 +83,7 @@ export const appConfig = registerAs('app', (): AppConfig => {
     botTableCardsPauseMs: envInteger('BOT_TABLE_CARDS_PAUSE_MS', 1_500, 0, 60_000),
     botSweepMs: envInteger('BOT_SWEEP_MS', 10_000, 0, 86_400_000),
     // Short: a stand-in's move is due within a second of the deadline, on whichever instance sweeps first.
-    clockSweepMs: envInteger('CLOCK_SWEEP_MS', 250, 50, 60_000),
+    clockSweepMs: envInteger('CLOCK_SWEEP_MS', 100, 50, 60_000),
     clockOutageGraceMs: envInteger('CLOCK_OUTAGE_GRACE_MS', 10_000, 0, 600_000),
     standInBot: standInBot(process.env.STAND_IN_BOT || 'strong'),
     strongBotMatchesPerCaller: envInteger('STRONG_BOT_MATCHES_PER_CALLER', 4, 0, 1_000_000),
