@@ -140,7 +140,7 @@ export class MatchWriter {
       });
     }
 
-    const at = new Date().toISOString();
+    let at = new Date().toISOString();
     let decided: Decided;
     try {
       decided = await this.decide(matchId, asked, current, at);
@@ -167,6 +167,9 @@ export class MatchWriter {
         seeds = [...seeds, ...more.seeds];
         folded = foldOnto(folded, more.events);
         idempotency ??= followUp.idempotency;
+        // Stamped when both are decided, not before the follow-up's thinking: the log says when the
+        // move was made, and the next turn's clock starts from it.
+        at = new Date().toISOString();
       }
     }
     const createdAt = current.version === 0 ? at : current.createdAt;
