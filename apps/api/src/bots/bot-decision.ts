@@ -61,7 +61,8 @@ export function underLoad(task: BotTask, turn: Turn, load: Load, now = Date.now(
   const left = turn.dueBy === undefined ? Infinity : turn.dueBy - now;
   if (load.waiting / load.capacity >= STAND_IN_RUSH || left < LEAST_BUDGET.budgetMs) return { ...task, strategy: 'greedy' };
   const given = budget ?? STRONG_DEFAULTS;
-  return left < given.budgetMs ? { ...task, budget: { samples: given.samples, budgetMs: Math.floor(left) } } : budget ? { ...task, budget } : task;
+  if (left >= given.budgetMs) return budget ? { ...task, budget } : task;
+  return { ...task, budget: { samples: given.samples, budgetMs: Math.floor(left) } };
 }
 
 /**

@@ -154,6 +154,8 @@ export class MatchWriter {
     }
 
     let { events, seeds } = decided;
+    // Per event: made by a stand-in (its metadata says so).
+    let standIn = events.map(() => decided.standIn);
     let folded = foldOnto(current, events);
     let idempotency = o.idempotency;
     const followUp = o.followUp ? await o.followUp(folded, events) : null;
@@ -164,6 +166,7 @@ export class MatchWriter {
       });
       if (more) {
         events = [...events, ...more.events];
+        standIn = [...standIn, ...more.events.map(() => more.standIn)];
         seeds = [...seeds, ...more.seeds];
         folded = foldOnto(folded, more.events);
         idempotency ??= followUp.idempotency;
@@ -176,7 +179,7 @@ export class MatchWriter {
     const from = current.version + 1;
     const answer = o.answer({ ...folded, events, from, at });
     try {
-      const outcome = await this.store.append(matchId, current.version, events.map((e, i) => ({ ...e, metadata: decided.standIn || (i >= decided.events.length && followUp?.command.standIn === true) ? { at, standIn: true } : { at } })), {
+      const outcome = await this.store.append(matchId, current.version, events.map((e, i) => ({ ...e, metadata: standIn[i] ? { at, standIn: true } : { at } })), {
         idempotency: idempotency ? { ...idempotency, response: storedAnswer(answer) } : undefined,
         inline: {
           fn: PROJECT_FUNCTION,
