@@ -15,7 +15,8 @@ import { eventStoreMigrations } from '@bismarck/event-store';
 // under a second on a quiet machine and several on a loaded two-core one, past jest's default 5 s.
 // So every test file that uses this module, directly or through ./app, gets 30 s per test and hook
 // by default; a file's own jest.setTimeout (which runs after its imports) or a test's own timeout wins.
-jest.setTimeout(30_000);
+// The chaos drill imports this module outside jest, where there is no jest global.
+if (typeof jest !== 'undefined') jest.setTimeout(30_000);
 
 /**
  * What starting a database and an api on it may take before a file's tests: a few seconds on a quiet
