@@ -1,4 +1,4 @@
-// Time of the analysis of one scored deal (apps/api/src/analysis/deal-analysis.ts), on one core, as
+// Time of the analysis of one scored deal (apps/api/src/game/analysis/deal-analysis.ts), on one core, as
 // the api's worker runs it. The last line is JSON.
 //   npm run -s build && flock /tmp/bench.lock node dist/bench/analysis.js
 //   (BENCH_DEALS=40 BENCH_SEED=1 BENCH_MAX_NODES=2000000 to change)
@@ -6,7 +6,7 @@
 // random legal play), seeded decks.
 import { performance } from 'node:perf_hooks';
 import { mulberry32, playRandomMatch, shuffleDeck, type MatchOptions } from '@bismarck/rules';
-import { analyseDeal, dealToAnalyse, type DealToAnalyse } from '../apps/api/src/analysis/deal-analysis';
+import { analyseDeal, dealToAnalyse, type DealToAnalyse } from '../apps/api/src/game/analysis/deal-analysis';
 
 const wanted = Number(process.env.BENCH_DEALS ?? 40);
 const seed = Number(process.env.BENCH_SEED ?? 1);

@@ -4,7 +4,7 @@ import { EventStore } from '@bismarck/event-store';
 import { DataSource } from 'typeorm';
 import { AnalysesByContent1799000011000, AnalysisTable } from '@bismarck/projections';
 import { useTestApp } from './support/app';
-import { AnalysisService } from '../apps/api/src/analysis/analysis.service';
+import { AnalysisService } from '../apps/api/src/game/analysis/analysis.service';
 import { bearer, createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';
 
 // GET /api/matches/{id}/analysis?deal=N: refused until the deal is scored, then every card valued by

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseSse, type SseMessage } from '@bismarck/client';
-import { referencedFrom, toAsyncApiSchema } from '../apps/api/src/docs/asyncapi';
+import { referencedFrom, toAsyncApiSchema } from '../apps/api/src/web/docs/asyncapi';
 import { useTestApp } from './support/app';
 import { createMatch, playToEnd, seededPick } from './support/player';
 import { collect, listenLocal } from './support/server';

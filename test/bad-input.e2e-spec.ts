@@ -4,7 +4,7 @@ import { listenLocal } from './support/server';
 import { DataSource } from 'typeorm';
 import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, type CreatedMatch } from './support/player';
-import { SEAT_ENTRY } from '../apps/api/src/lobby/seat-names.validator';
+import { SEAT_ENTRY } from '../apps/api/src/accounts/names/seat-names.validator';
 
 // A campaign of hostile and malformed requests: every answer must be a 4xx problem+json, nothing may
 // be appended, and the service must stay healthy.

@@ -1,5 +1,5 @@
 import { EventStore } from '@bismarck/event-store';
-import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
+import { BotRunner } from '../apps/api/src/game/bots/bot-runner.service';
 import { startTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { bearer } from './support/player';

@@ -1,4 +1,4 @@
-import { HTML_POLICY, htmlPolicy } from '../apps/api/src/edge/edge';
+import { HTML_POLICY, htmlPolicy } from '../apps/api/src/platform/edge/edge';
 import { useTestApp } from './support/app';
 import { useBrowser, watchPolicy } from './support/browser';
 import { bearer, createMatch, playToEnd, seededPick } from './support/player';

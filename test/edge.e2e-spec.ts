@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { edgeConfig } from '../apps/api/src/config/edge.config';
-import { SettingError } from '../apps/api/src/config/env';
-import { LINGER } from '../apps/api/src/edge/json-body';
+import { edgeConfig } from '../apps/api/src/platform/config/edge.config';
+import { SettingError } from '../apps/api/src/platform/config/env';
+import { LINGER } from '../apps/api/src/platform/edge/json-body';
 import { startTestApp, type TestApp } from './support/app';
 import { withEnv } from './support/env';
 import { listenLocal } from './support/server';

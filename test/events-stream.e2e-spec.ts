@@ -1,7 +1,7 @@
 import { streamMatchEvents, parseSse, type MatchEvent } from '@bismarck/client';
 import { EventStore } from '@bismarck/event-store';
 import { createApp } from '../apps/api/src/bootstrap';
-import { FEED_IDLE_STOP_MS, LiveHub } from '../apps/api/src/live/live-hub.service';
+import { FEED_IDLE_STOP_MS, LiveHub } from '../apps/api/src/game/live/live-hub.service';
 import { useTestApp } from './support/app';
 import { onRealServer } from './support/database';
 import { createMatch, playOneAction, playToEnd, seededPick, type CreatedMatch } from './support/player';

@@ -1,6 +1,6 @@
 import { fold, type BismarckEvent } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
-import { MatchFolds } from '../apps/api/src/matches/match-folds.service';
+import { MatchFolds } from '../apps/api/src/game/matches/match-folds.service';
 import { useTwoTestApps } from './support/app';
 import { createMatch, playOneAction, seededPick } from './support/player';
 

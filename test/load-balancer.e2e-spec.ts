@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Counter } from 'prom-client';
 import { streamMatchEvents, type MatchEvent } from '@bismarck/client';
-import { MetricsService } from '../apps/api/src/metrics/metrics.service';
+import { MetricsService } from '../apps/api/src/platform/metrics/metrics.service';
 import { startLoadBalancer, type LoadBalancer, type Routing } from '../bench/load-balancer';
 import { startTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';

@@ -1,6 +1,6 @@
 import { parseSse, streamMatchEvents } from '@bismarck/client';
-import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
-import { MatchWriter } from '../apps/api/src/matches/match-writer.service';
+import { LobbySweeper } from '../apps/api/src/game/lobby/lobby-sweeper.service';
+import { MatchWriter } from '../apps/api/src/game/matches/match-writer.service';
 import { rebuildDifferences, useTestApp } from './support/app';
 import { createMatch } from './support/player';
 import { collect, listenLocal } from './support/server';

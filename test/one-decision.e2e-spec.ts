@@ -1,4 +1,4 @@
-import { MATCH_DECIDER, type MatchDecider } from '../apps/api/src/matches/decider';
+import { MATCH_DECIDER, type MatchDecider } from '../apps/api/src/game/matches/decider';
 import { useTestApp } from './support/app';
 import { bearer, createMatch, playOneAction, seededPick } from './support/player';
 

@@ -11,7 +11,7 @@ import {
   type StoredEvent,
 } from '@bismarck/event-store';
 import { PROJECTION_TABLES, ProjectionRebuilder } from '@bismarck/projections';
-import { ALL_MIGRATIONS } from '../apps/api/src/database/database.module';
+import { ALL_MIGRATIONS } from '../apps/api/src/platform/database/database.module';
 import { startTestApp, type TestApp } from './support/app';
 import { createTestDatabase, onRealServer, openDataSource, type TestDatabase } from './support/database';
 import { EVENT_STORE_TABLES, MATCH_TABLES, partitionByMatch, partitionOf } from './support/partitioned';

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
+import { LobbySweeper } from '../apps/api/src/game/lobby/lobby-sweeper.service';
 import { startTestApp, useTestApp } from './support/app';
 import { ARTIFACTS, openPage as openIn, useBrowser } from './support/browser';
 import { brokenWords, lowContrast } from './support/page-text';

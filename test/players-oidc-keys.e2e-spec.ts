@@ -4,7 +4,7 @@ import { startIdentityProvider, type TestIdentityProvider } from './support/oidc
 import { listenLocal } from './support/server';
 
 // The issuer's keys as issuers rotate them, and an issuer that does not answer (docs/players.md, "Key
-// rotation"; apps/api/src/players/issuer-keys.ts), against a real OpenID Provider (oidc-provider) that
+// rotation"; apps/api/src/accounts/players/issuer-keys.ts), against a real OpenID Provider (oidc-provider) that
 // counts how often it is asked. The settings are the defaults: fetches at most once per second.
 describe('the keys of an OpenID Connect issuer', () => {
   let idp: TestIdentityProvider;

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { parseSse, type SseMessage } from '@bismarck/client';
-import { PresenceService } from '../apps/api/src/live/presence.service';
+import { PresenceService } from '../apps/api/src/game/live/presence.service';
 import { rebuildDifferences, useTwoTestApps, type TestApp } from './support/app';
 import { bearer, createMatch, playOneAction, seededPick, type CreatedMatch } from './support/player';
 import { listenLocal } from './support/server';

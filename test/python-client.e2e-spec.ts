@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { InputData, JSONSchemaInput, JSONSchemaStore, quicktype, type JSONSchema } from 'quicktype-core';
 import { forkableVersions, type BismarckEvent } from '@bismarck/rules';
-import { LobbySweeper } from '../apps/api/src/lobby/lobby-sweeper.service';
+import { LobbySweeper } from '../apps/api/src/game/lobby/lobby-sweeper.service';
 import { useTestApp } from './support/app';
 import { bearer } from './support/player';
 import { waitFor } from './support/wait';

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { EventStore, loadCheckpoint, rowsOf, START, type Checkpoint } from '@bismarck/event-store';
 import { foldOnto, ProjectionRebuilder, ratedMatchOf, RATINGS_CHECKPOINT, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
 import { applyInOrder, DEFAULT_RATING, ratingView, type RatedMatch } from '@bismarck/ratings';
-import { RatingsProjector } from '../apps/api/src/ratings/ratings.projector';
+import { RatingsProjector } from '../apps/api/src/accounts/ratings/ratings.projector';
 import { rebuildDifferences, startTestApp, type TestApp } from './support/app';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { actionRequest, bearer, seededPick, type CreatedMatch } from './support/player';

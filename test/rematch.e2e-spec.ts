@@ -2,7 +2,7 @@ import { parseSse } from '@bismarck/client';
 import { auditMatch } from '@bismarck/audit';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { MatchWriter } from '../apps/api/src/matches/match-writer.service';
+import { MatchWriter } from '../apps/api/src/game/matches/match-writer.service';
 import { Rematch1799000013000 } from '@bismarck/projections';
 import { rebuildDifferences, useTestApp } from './support/app';
 import { bearer, createMatch, playToEnd, seededPick, type CreatedMatch } from './support/player';

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { GracefulExpressAdapter } from '../apps/api/src/edge/http-adapter';
-import { CREATION_ROUTES, WHOLE_MATCH_READ_ROUTES } from '../apps/api/src/edge/rate-limit';
+import type { GracefulExpressAdapter } from '../apps/api/src/platform/edge/http-adapter';
+import { CREATION_ROUTES, WHOLE_MATCH_READ_ROUTES } from '../apps/api/src/platform/edge/rate-limit';
 import { startTestApp, type TestApp } from './support/app';
 import { createTestDatabase } from './support/database';
 import { withEnv } from './support/env';

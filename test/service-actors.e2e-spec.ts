@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chooseAction, type BotView } from '@bismarck/bots';
-import { BotRunner } from '../apps/api/src/bots/bot-runner.service';
-import { ClockSweeper } from '../apps/api/src/clocks/clock-sweeper.service';
-import { MatchCommands } from '../apps/api/src/matches/match-commands.service';
+import { BotRunner } from '../apps/api/src/game/bots/bot-runner.service';
+import { ClockSweeper } from '../apps/api/src/game/clocks/clock-sweeper.service';
+import { MatchCommands } from '../apps/api/src/game/matches/match-commands.service';
 import { startTestApp, type TestApp } from './support/app';
 import { bearer } from './support/player';
 import { waitFor } from './support/wait';

@@ -11,7 +11,7 @@ import { createMatch, playToEnd, seededPick } from './support/player';
 // The replay viewer in players' words and in their languages (issue 32): the step line, the jumps by
 // trick and by deal, the fairness badge explained, the phone layout, and axe in every language.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const LOCALES = join(__dirname, '..', 'apps', 'api', 'src', 'pages', 'assets', 'locales');
+const LOCALES = join(__dirname, '..', 'apps', 'api', 'src', 'web', 'pages', 'assets', 'locales');
 const SUITS: Record<string, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const symbol = (code: string) => `${code[0] === 'T' ? '10' : code[0]}${SUITS[code[1]]}`;
 

@@ -594,10 +594,10 @@ const ASKED_LANGUAGES: AskedLanguage[] = [
 ];
 
 const titles = new Map<string, Map<string, string>>();
-/** A problem code's title in `lang`, read from the catalog the service ships (apps/api/src/pages/assets/locales). */
+/** A problem code's title in `lang`, read from the catalog the service ships (apps/api/src/web/pages/assets/locales). */
 function problemTitle(lang: string, code: string): string | undefined {
   if (!titles.has(lang)) {
-    const text = readFileSync(join(__dirname, '..', '..', 'apps', 'api', 'src', 'pages', 'assets', 'locales', lang, 'problems.ftl'), 'utf8');
+    const text = readFileSync(join(__dirname, '..', '..', 'apps', 'api', 'src', 'web', 'pages', 'assets', 'locales', lang, 'problems.ftl'), 'utf8');
     titles.set(lang, new Map([...text.matchAll(/^problem-([a-z-]+) = (.+)$/gm)].map(([, id, title]) => [id.toUpperCase().replace(/-/g, '_'), title])));
   }
   return titles.get(lang)!.get(code);

@@ -10,21 +10,21 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger as Pino } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { AppModule, type AppModuleOptions } from './app.module';
-import { adminRoutesOff } from './admin/admin.guard';
-import { appConfig, type AppConfig } from './config/app.config';
-import { edgeConfig, type EdgeConfig } from './config/edge.config';
-import { CONTACT, LICENSE } from './docs/about';
-import { methodNotAllowed } from './edge/allowed-methods';
-import { applyEdge, contentPolicy } from './edge/edge';
-import { PlayersService } from './players/players.service';
-import { GracefulExpressAdapter } from './edge/http-adapter';
-import { jsonBody } from './edge/json-body';
-import { requestLog } from './edge/request-log';
-import { completeOpenApi } from './edge/openapi';
-import { PINO, PinoNestLogger } from './logger/logger.module';
-import { sendProblem } from './problem/problem';
-import { problemFor } from './problem/problem.filter';
-import { ProblemValidationPipe } from './problem/validation.pipe';
+import { adminRoutesOff } from './platform/admin/admin.guard';
+import { appConfig, type AppConfig } from './platform/config/app.config';
+import { edgeConfig, type EdgeConfig } from './platform/config/edge.config';
+import { CONTACT, LICENSE } from './web/docs/about';
+import { methodNotAllowed } from './platform/edge/allowed-methods';
+import { applyEdge, contentPolicy } from './platform/edge/edge';
+import { PlayersService } from './accounts/players/players.service';
+import { GracefulExpressAdapter } from './platform/edge/http-adapter';
+import { jsonBody } from './platform/edge/json-body';
+import { requestLog } from './platform/edge/request-log';
+import { completeOpenApi } from './platform/http/openapi';
+import { PINO, PinoNestLogger } from './platform/logger/logger.module';
+import { sendProblem } from './platform/problem/problem';
+import { problemFor } from './platform/problem/problem.filter';
+import { ProblemValidationPipe } from './platform/problem/validation.pipe';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** No logs at all (tests). */

@@ -1,8 +1,8 @@
 import { DataDirectoryLockedError, resolveDatabaseUrl } from '@bismarck/database';
 import { createApp } from './bootstrap';
-import { appConfig, type AppConfig } from './config/app.config';
-import { edgeConfig } from './config/edge.config';
-import { SettingError } from './config/env';
+import { appConfig, type AppConfig } from './platform/config/app.config';
+import { edgeConfig } from './platform/config/edge.config';
+import { SettingError } from './platform/config/env';
 
 /** `npm start`: the api on PORT, on DATABASE_URL or else the embedded PostgreSQL. */
 async function main(): Promise<void> {

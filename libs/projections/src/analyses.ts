@@ -4,7 +4,7 @@ import { rowsOf, type Queryable } from '@bismarck/event-store';
 export interface StoredAnalysis {
   matchId: string;
   deal: number;
-  /** The analysis as the api computed it (apps/api/src/analysis/deal-analysis.ts). */
+  /** The analysis as the api computed it (apps/api/src/game/analysis/deal-analysis.ts). */
   doc: unknown;
   maxNodes: number;
   computeMs: number;

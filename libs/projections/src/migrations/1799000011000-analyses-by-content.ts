@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Analyses kept by the deal's content rather than by match (docs/clients.md, "Analysis of a scored
  * deal"): a fork replays its source's deals card for card, and the same deal is solved once.
  * `deal_solves` holds one document per content key (`sha256:<hex>` of the deal's cards, contract and
- * result: apps/api/src/analysis/deal-analysis.ts `dealContent`); `deal_analyses` keeps, per match and
+ * result: apps/api/src/game/analysis/deal-analysis.ts `dealContent`); `deal_analyses` keeps, per match and
  * deal, only the key of its solve. An analysis kept before this migration gets the key
  * `match:<id>:<deal>`: served as before, shared with no other deal (its content is not in the table).
  */
