@@ -1,7 +1,8 @@
+import { LANGUAGE_NAMES, LANGUAGES } from '../apps/api/src/platform/i18n/languages';
 import { useTestApp } from './support/app';
 
 // The API's problems in the caller's language (Accept-Language), and what the pages share: the
-// language module, the Fluent library, the catalogs and the icon.
+// language module, the list of languages (the service's own), the Fluent library, the catalogs and the icon.
 const t = useTestApp();
 
 describe('problems in the caller\'s language', () => {
@@ -51,6 +52,7 @@ describe('problems in the caller\'s language', () => {
 describe('what the pages share', () => {
   it.each([
     ['/pages/assets/i18n.js', /javascript/],
+    ['/pages/assets/languages.js', /javascript/],
     ['/pages/assets/dom.js', /javascript/],
     ['/pages/assets/fluent/index.js', /javascript/],
     ['/pages/assets/locales/fi/problems.ftl', /text\/plain/],
@@ -59,6 +61,18 @@ describe('what the pages share', () => {
   ])('%s is served', async (path, type) => {
     const res = await t.http().get(path).expect(200);
     expect(res.headers['content-type']).toMatch(type);
+  });
+
+  it('serves the service\'s list of languages as the module the pages import, cached like the other scripts', async () => {
+    const res = await t.http().get('/pages/assets/languages.js').expect(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    const constant = (name: string): unknown => JSON.parse(new RegExp(`^export const ${name} = (.*);$`, 'm').exec(res.text)?.[1] ?? 'null');
+    expect(constant('LANGUAGES')).toEqual([...LANGUAGES]);
+    expect(constant('LANGUAGE_NAMES')).toEqual(LANGUAGE_NAMES);
+    // The pages keep no list of their own: i18n.js imports this one.
+    const i18n = await t.http().get('/pages/assets/i18n.js').expect(200);
+    expect(i18n.text).toMatch(/^import \{ LANGUAGE_NAMES, LANGUAGES \} from '\.\/languages\.js';$/m);
   });
 
   it.each(['/pages/assets/nope.js', '/pages/assets/locales/de/problems.ftl', '/pages/assets/locales/fi/..%2Fen%2Fproblems.ftl', '/pages/assets/fluent/constructor'])('%s is a 404 problem', async (path) => {

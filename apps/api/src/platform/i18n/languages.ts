@@ -1,8 +1,7 @@
 import type { Request } from 'express';
+import { LANGUAGES, type Language } from './language-list';
 
-/** The languages the pages and the API's problem texts speak. */
-export const LANGUAGES = ['en', 'fi', 'nb', 'sv'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, LANGUAGE_NAMES, type Language } from './language-list';
 
 /** The language of a tag ('no' and 'nn' read as bokmål, the only Norwegian here), or null. */
 export function languageOf(tag: unknown): Language | null {

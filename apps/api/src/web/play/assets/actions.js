@@ -7,7 +7,19 @@ import { copyRow, el } from '../../pages/assets/dom.js';
 import { t, tAttr } from '../../pages/assets/i18n.js';
 import { clearProblem, showProblem } from './notice.js';
 import { renderPlayAgain } from './rematch.js';
+/** @import { Contract, Legal, SeatView, Suit } from '../../pages/assets/types' */
 
+/**
+ * What the actions need of the table.
+ * @typedef {object} TableSide
+ * @property {string} id the match
+ * @property {string} token the seat's token (or its player's)
+ * @property {(command: string, body?: unknown) => Promise<void>} act sends a command (`deal`, `seats/1/bot`) with its body
+ * @property {(seat: number) => string} name a seat's name
+ * @property {Set<string>} picked the cards picked for the lay-away
+ */
+
+/** @param {HTMLElement} box @param {SeatView} view @param {TableSide} seat */
 export function renderActions(box, view, seat) {
   const { act, name, picked } = seat;
   const legal = view.legal;
@@ -20,14 +32,8 @@ export function renderActions(box, view, seat) {
       return box.replaceChildren(el('p', {}, t('you-deal')), el('button', { id: 'dealBtn', type: 'button', onclick: () => act('deal', {}) }, t('deal-button')));
     case 'cut':
       return renderCut(box, act);
-    case 'chooseContract': {
-      const choices = legal.contracts.flatMap((c) => (c === 'trump' ? legal.trumps.map((t) => ({ contract: c, trump: t })) : [{ contract: c }]));
-      return box.replaceChildren(el('p', {}, view.hand.length === 0 ? t('choose-contract-blind') : t('choose-contract')), el('div', { class: 'row', id: 'contracts' }, ...choices.map((choice, i) => el('button', {
-        type: 'button', class: 'contract', 'data-key': String(i + 1), 'data-contract': choice.contract, 'data-trump': choice.trump,
-        onclick: () => act('contract', choice.trump ? { contract: 'trump', trump: choice.trump } : { contract: choice.contract }),
-      }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? [t('free-trump'), ' ', suitMark(choice.trump)] : [contractLabel(choice.contract)]))),
-      ), el('p', { id: 'contractHelp', class: 'muted' }, contractHelp(view, legal)));
-    }
+    case 'chooseContract':
+      return renderContracts(box, view, legal, act);
     case 'discard': {
       const n = picked.size;
       return box.replaceChildren(
@@ -37,12 +43,27 @@ export function renderActions(box, view, seat) {
     }
     case 'play':
       return box.replaceChildren(el('p', {}, el('strong', {}, t('play-now'))));
-    default:
-      return box.replaceChildren(el('p', {}, t('unknown-action', { action: legal.action })));
+    default: // an action this page does not know (a newer service's)
+      return box.replaceChildren(el('p', {}, t('unknown-action', { action: String(/** @type {{ action?: unknown }} */ (legal).action) })));
   }
 }
 
-/** A waiting table: the link that seats a friend (it holds no token), or a bot for an open seat. */
+/**
+ * The contracts forehand may announce, a numbered button each (a free trump once per allowed suit),
+ * and what they mean.
+ * @param {HTMLElement} box @param {SeatView} view @param {Extract<Legal, { action: 'chooseContract' }>} legal @param {TableSide['act']} act
+ */
+function renderContracts(box, view, legal, act) {
+  /** @typedef {{ contract: Contract, trump?: Suit }} Choice */
+  const choices = legal.contracts.flatMap(/** @returns {Choice[]} */ (c) => (c === 'trump' ? legal.trumps.map((t) => ({ contract: c, trump: t })) : [{ contract: c }]));
+  return box.replaceChildren(el('p', {}, view.hand.length === 0 ? t('choose-contract-blind') : t('choose-contract')), el('div', { class: 'row', id: 'contracts' }, ...choices.map((choice, i) => el('button', {
+    type: 'button', class: 'contract', 'data-key': String(i + 1), 'data-contract': choice.contract, 'data-trump': choice.trump,
+    onclick: () => act('contract', choice.trump ? { contract: 'trump', trump: choice.trump } : { contract: choice.contract }),
+  }, el('kbd', {}, String(i + 1)), ' ', ...(choice.trump ? [t('free-trump'), ' ', suitMark(choice.trump)] : [contractLabel(choice.contract)]))),
+  ), el('p', { id: 'contractHelp', class: 'muted' }, contractHelp(view, legal)));
+}
+
+/** A waiting table: the link that seats a friend (it holds no token), or a bot for an open seat. @param {HTMLElement} box @param {SeatView} view @param {TableSide} seat */
 function renderInvite(box, view, { id, act }) {
   const open = view.seats.filter((s) => s.name === null).map((s) => s.seat);
   // Kept while the open seats are the same (a selection, a copy in progress), its buttons on again.
@@ -62,8 +83,12 @@ function renderInvite(box, view, { id, act }) {
   );
 }
 
-/** What the offered contracts mean (docs/rules.md §3), so that "spades" and "free trump ♠" are told apart. */
+/**
+ * What the offered contracts mean (docs/rules.md §3), so that "spades" and "free trump ♠" are told apart.
+ * @param {SeatView} view @param {Extract<Legal, { action: 'chooseContract' }>} legal
+ */
 function contractHelp(view, legal) {
+  /** @type {Record<string, string>} */
   const words = {
     spades: t('help-spades'),
     trump: legal.contracts.includes('spades') && legal.trumps.includes('S') ? t('help-trump-spades') : t('help-trump'),
@@ -77,6 +102,7 @@ function contractHelp(view, legal) {
 /**
  * The cut: its rule said before anything is typed, and the field kept as typed across the table's
  * redraws, a refusal included (the refusal is said in the notice). Left empty, the page cuts at random.
+ * @param {HTMLElement} box @param {TableSide['act']} act
  */
 function renderCut(box, act) {
   if (box.querySelector('#cutText')) {

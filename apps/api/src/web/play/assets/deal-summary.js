@@ -2,32 +2,39 @@
 // quota and its points, the table cards, the four laid away and the hands as dealt (all public once
 // the deal is scored). Also the scorecard's toggle near the top, so that a phone reaches it without
 // scrolling away from the table.
-import { $, el } from '../../pages/assets/dom.js';
+import { $, el, find } from '../../pages/assets/dom.js';
 import { t } from '../../pages/assets/i18n.js';
 import { byHandOrder, faceUp, suitMark } from './cards.js';
+/** @import { DealEnd } from './follow.js' */
+/** @import { Card } from '../../pages/assets/types' */
 
-/** A card of the summary: face up, but no `data-card` (that marks the cards of the seat's own view). */
+/** A card of the summary: face up, but no `data-card` (that marks the cards of the seat's own view). @param {Card} code */
 const shownCard = (code) => {
   const card = faceUp(code, 'span', { class: 'mini' });
   card.removeAttribute('data-card');
   card.dataset.summaryCard = code;
   return card;
 };
+/** @param {Card[]} codes @param {string} label */
 const cardRow = (codes, label) => el('div', { class: 'cards summaryCards', role: 'group', 'aria-label': label }, ...[...codes].sort(byHandOrder).map(shownCard));
 
+/** @param {DealEnd} end */
 const contractWords = (end) => {
   const words = t(`summary-contract-${end.contract}`);
   return end.trump ? [words, ' ', suitMark(end.trump)] : [words];
 };
 
+/** @type {DealEnd | null} */
 let drawn = null;
 
 /**
  * Draws the deal end `end` (follow.js; null: none) into `#dealSummary`, made once after the table.
- * `name(seat)` names a seat; `me` is this page's seat; `onContinue()` moves on.
+ * `name(seat)` names a seat; `me` is this page's seat; `deals` the match's number of deals; `onContinue()` moves on.
+ * @param {DealEnd | null} end
+ * @param {{ name: (seat: number) => string, me: number, deals: number, onContinue: () => void }} seat
  */
 export function renderSummary(end, { name, me, deals, onContinue }) {
-  let box = $('#dealSummary');
+  let box = find('#dealSummary');
   if (!box) {
     box = el('section', { id: 'dealSummary', 'aria-labelledby': 'dealSummary-title', hidden: true });
     $('#table').after(box);
@@ -41,7 +48,7 @@ export function renderSummary(end, { name, me, deals, onContinue }) {
   }
   if (drawn === end) return; // drawn already: a redraw would take the focus from the button
   drawn = end;
-  const who = (seat) => (seat === me ? t('summary-you', { name: name(seat) }) : name(seat));
+  const who = (/** @type {number} */ seat) => (seat === me ? t('summary-you', { name: name(seat) }) : name(seat));
   const pass = end.contract === 'pass';
   const rows = [0, 1, 2].map((seat) => el('tr', { 'data-seat': String(seat) },
     el('th', { scope: 'row' }, who(seat), ...(seat === end.forehand ? [' ', el('span', { class: 'badge' }, t('summary-forehand'))] : [])),
@@ -72,9 +79,9 @@ export function renderSummary(end, { name, me, deals, onContinue }) {
 /** C continues from a summary; S opens or closes the scorecard. */
 export function listenToSummaryKeys() {
   document.addEventListener('keydown', (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || /** @type {Element} */ (e.target).closest?.('input, select, textarea')) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || (e.target instanceof Element && e.target.closest('input, select, textarea'))) return;
     const key = e.key.toLowerCase();
-    const button = key === 'c' ? $('#summaryContinue') : key === 's' ? $('#scorecardToggle') : null;
+    const button = key === 'c' ? find('#summaryContinue') : key === 's' ? find('#scorecardToggle') : null;
     if (button && !button.closest('[hidden]')) {
       e.preventDefault();
       button.click();
@@ -84,9 +91,9 @@ export function listenToSummaryKeys() {
 
 /** The scorecard's toggle at the top of the table: opens it as a panel over the bottom of the screen. */
 export function scorecardToggle() {
-  if ($('#scorecardToggle')) return;
+  if (find('#scorecardToggle')) return;
   const button = el('button', { id: 'scorecardToggle', type: 'button', 'aria-controls': 'scorecard', 'aria-expanded': 'false' }, t('summary-scorecard-open'));
-  const set = (open) => {
+  const set = (/** @type {boolean} */ open) => {
     document.body.classList.toggle('scorecardOpen', open);
     button.setAttribute('aria-expanded', String(open));
     button.textContent = open ? t('summary-scorecard-close') : t('summary-scorecard-open');

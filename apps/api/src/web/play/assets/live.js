@@ -13,12 +13,14 @@ import { language } from '../../pages/assets/i18n.js';
 export function openLive(url, token, on) {
   const controller = new AbortController();
   let done = false;
+  /** @param {() => void} handler */
   const finish = (handler) => {
     if (done) return;
     done = true;
     controller.abort();
     handler();
   };
+  /** @param {string} event @param {string} data */
   const dispatch = (event, data) => {
     if (event === 'end') return finish(on.end);
     if (event === 'error') return finish(on.error);
@@ -34,6 +36,7 @@ export function openLive(url, token, on) {
     const decoder = new TextDecoder();
     let buffer = '';
     let event = '';
+    /** @type {string[]} */
     let data = [];
     for (;;) {
       const { value, done: ended } = await reader.read();
@@ -56,6 +59,7 @@ export function openLive(url, token, on) {
   return { close: () => { done = true; controller.abort(); } };
 }
 
+/** @param {string} data @returns {{ connected?: unknown } | null} */
 const parsed = (data) => {
   try {
     return JSON.parse(data);

@@ -2,6 +2,7 @@
 import { problemText } from './api.js';
 import { $, el } from '../../pages/assets/dom.js';
 
+/** @param {unknown} error */
 export function showProblem(error) {
   const notice = $('#notice');
   const { title, detail } = problemText(error);
@@ -10,7 +11,7 @@ export function showProblem(error) {
   delete notice.dataset.from;
 }
 
-/** A failed read (the service restarting, the network gone): shown until the next read succeeds. */
+/** A failed read (the service restarting, the network gone): shown until the next read succeeds. @param {unknown} error */
 export function readFailed(error) {
   showProblem(error);
   $('#notice').dataset.from = 'read';
@@ -21,7 +22,10 @@ export function clearProblem() {
   $('#notice').replaceChildren();
 }
 
-/** A notice of the page's own: a title, words, and links ([text, href] pairs or strings between them). */
+/**
+ * A notice of the page's own: a title, words, and links ([text, href] pairs or strings between them).
+ * @param {string} title @param {...(string | [string, string])} parts
+ */
 export function showNotice(title, ...parts) {
   $('#notice').replaceChildren(el('strong', { class: 'title' }, title),
     ...parts.map((p) => (Array.isArray(p) ? el('a', { href: p[1] }, p[0]) : el('span', { class: 'detail' }, p))));

@@ -12,14 +12,14 @@ import { seated } from './table.js';
 // Every text the modules draw comes from the catalogs: none is drawn before they are in.
 await loadMessages(['common', 'problems', 'table', 'deal']);
 $('header').append(languagePicker());
-for (const link of [$('#rulesLink'), $('#lobbyRules')]) link.href = `/rules?lang=${language()}`;
+for (const link of [$('#rulesLink', HTMLAnchorElement), $('#lobbyRules', HTMLAnchorElement)]) link.href = `/rules?lang=${language()}`;
 
 pruneBrowserSeats();
 const parts = location.pathname.split('/').filter(Boolean);
 if (parts.length < 2) lobby();
 else {
   const id = decodeURIComponent(parts[1]);
-  $('#viewerLink').href = `/viewer/${encodeURIComponent(id)}`;
+  $('#viewerLink', HTMLAnchorElement).href = `/viewer/${encodeURIComponent(id)}`;
   $('#viewerLink').hidden = false;
   arrive(id, (token) => seated(id, token));
 }

@@ -6,18 +6,20 @@ import { attempt } from './seats.js';
 
 const KEY = 'bismarck.player';
 
-/** @typedef {{ id: string, name: string, rating?: unknown, matches: number, deleted: boolean, createdAt: string }} Me */
-/** @typedef {{ token: string, me: Me }} Player */
+/** @import { PlayerProfile } from '../../pages/assets/types' */
+/** The player signed in on this browser: its token, and who it is (`GET /api/players/me`). @typedef {{ token: string, me: PlayerProfile }} Player */
 
-/** A player's token (a seat's is `bsk_…`): the page never puts it in a seat's link or a seat's storage. */
+/** A player's token (a seat's is `bsk_…`): the page never puts it in a seat's link or a seat's storage. @param {unknown} token */
 export const isPlayerToken = (token) => typeof token === 'string' && token.startsWith('bskp_');
 
 // Without storage the token is held by this page only (a reload signs out).
+/** @type {string | null} */
 let held = null;
 
 /** The token this browser holds, if any. */
 export const playerToken = () => attempt(() => localStorage.getItem(KEY), null) ?? held;
 
+/** @param {string} token */
 export function rememberPlayer(token) {
   held = token;
   attempt(() => localStorage.setItem(KEY, token), undefined);
@@ -40,7 +42,7 @@ export function forgetPlayer() {
  */
 export async function checkPlayer(token) {
   try {
-    return { token, me: await call('GET', '/api/players/me', { token }) };
+    return { token, me: /** @type {PlayerProfile} */ (await call('GET', '/api/players/me', { token })) };
   } catch (error) {
     if (refusesToken(error)) forgetPlayer();
     throw error;

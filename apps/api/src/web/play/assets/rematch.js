@@ -9,15 +9,16 @@ import { t } from '../../pages/assets/i18n.js';
 import { showProblem } from './notice.js';
 import { isPlayerToken } from './player.js';
 import { rememberInTab } from './seats.js';
+/** @import { RematchCreated, SeatView } from '../../pages/assets/types' */
 
 let moving = false;
 
-/** Asks for the rematch with this seat's token and opens its table (once, however many times it is told). */
+/** Asks for the rematch with this seat's token and opens its table (once, however many times it is told). @param {string} id @param {string} token */
 export async function rematch(id, token) {
   if (moving) return;
   moving = true;
   try {
-    const next = await call('POST', `/api/matches/${encodeURIComponent(id)}/rematch`, { token });
+    const next = /** @type {RematchCreated} */ (await call('POST', `/api/matches/${encodeURIComponent(id)}/rematch`, { token }));
     const table = `/play/${encodeURIComponent(next.id)}`;
     // Asked with the player's token: the new table finds that token as the player's.
     if (isPlayerToken(token)) return location.assign(table);
@@ -32,6 +33,7 @@ export async function rematch(id, token) {
 /**
  * The end of a finished match: "Play again" (the same players, bots and options at a new table), or,
  * once a rematch was asked for (a page opened after the others moved on), the way to it.
+ * @param {HTMLElement} box @param {SeatView} view @param {{ id: string, token: string }} seat
  */
 export function renderPlayAgain(box, view, { id, token }) {
   const label = view.rematch ? t('join-rematch') : t('play-again');
@@ -50,8 +52,14 @@ export function renderPlayAgain(box, view, { id, token }) {
   );
 }
 
-/** The id of the rematch a stream message or a state offers, or null. */
+/** A stream message (an event, RematchOffered's data naming the rematch) or a state (its `rematch`). @typedef {{ type?: unknown, data?: { matchId?: unknown } | null, rematch?: unknown }} RematchMessage */
+
+/**
+ * The id of the rematch a stream message or a state offers, or null.
+ * @param {RematchMessage | null} message
+ * @returns {string | null}
+ */
 export function offeredRematch(message) {
-  if (message?.type === 'RematchOffered') return message.data?.matchId ?? null;
+  if (message?.type === 'RematchOffered') return typeof message.data?.matchId === 'string' ? message.data.matchId : null;
   return typeof message?.rematch === 'string' ? message.rematch : null;
 }

@@ -3,11 +3,16 @@
 import { el } from '../../pages/assets/dom.js';
 import { suitMark } from './cards.js';
 import { t, tAttr } from '../../pages/assets/i18n.js';
+/** @import { ShownScorecard } from './follow.js' */
+/** @import { SeatView } from '../../pages/assets/types' */
 
 // How a deal is scored (docs/rules.md §5), in the scorecard's words: each cell is "tricks (points)".
 const SCORING = { zeroSum: () => t('scoring-zeroSum'), overOnly: () => t('scoring-overOnly') };
 
-/** The scorecard `sc` of the match `view` shows, seats named by `name`. */
+/**
+ * The scorecard `sc` of the match `view` shows, seats named by `name`.
+ * @param {SeatView} view @param {ShownScorecard} sc @param {(seat: number) => string} name
+ */
 export function scorecardParts(view, sc, name) {
   const names = sc.seats.map((s, i) => (i === view.seat ? t('me-name', { name: name(i) }) : name(i)));
   const known = new Map(sc.deals.map((d) => [d.number, d]));
@@ -27,7 +32,7 @@ export function scorecardParts(view, sc, name) {
       el('thead', {}, el('tr', {}, el('th', { title: tAttr('scorecard-deal', 'title') }, '#'), el('th', {}, t('scorecard-forehand')), el('th', {}, t('scorecard-contract')), ...names.map((n) => el('th', {}, n)))),
       el('tbody', {}, ...rows),
       el('tfoot', {}, el('tr', {}, el('td', { colspan: '3' }, sc.finished ? t('final') : t('totals')), ...sc.totals.map((t, s) => el('td', { 'data-total': String(s) }, String(t)))))),
-    ...(sc.finished ? [el('p', { id: 'winners' }, t('winners', { n: sc.winners.length, names: sc.winners.map(name).join(', ') }))] : []),
+    ...(sc.finished ? [el('p', { id: 'winners' }, t('winners', { n: sc.winners?.length ?? 0, names: (sc.winners ?? []).map((s) => name(s)).join(', ') }))] : []),
     el('p', { id: 'scoring', class: 'muted' }, SCORING[view.options.scoring]?.() ?? t('scoring-other', { scoring: view.options.scoring })),
   ];
 }

@@ -4,7 +4,10 @@ import { $ } from '../../pages/assets/dom.js';
 import { api, token } from './api.js';
 import { state } from './state.js';
 
-/** `refresh` reads the log again; `showLatest` draws its newest moment; `fail` says what went wrong. */
+/**
+ * `refresh` reads the log again; `showLatest` draws its newest moment; `fail` says what went wrong.
+ * @param {() => Promise<void>} refresh @param {() => Promise<void>} showLatest @param {(error: unknown) => void} fail
+ */
 export function follow(refresh, showLatest, fail) {
   // A wake-up during a refresh is not dropped: one more refresh follows (the last events of a match
   // come in a burst, and the one that ends it must be shown).
@@ -33,6 +36,7 @@ export function follow(refresh, showLatest, fail) {
     source.addEventListener('error', () => {
       source.close();
       if (ended) return;
+      /** @type {number | null} */
       let timer = setInterval(() => void update().then(() => {
         if (timer === null || $('#error').textContent) return; // still failing, or already listening
         clearInterval(timer);

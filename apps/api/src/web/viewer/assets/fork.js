@@ -2,22 +2,32 @@
 // fresh tokens; each person's seat is a link to the table (the token in the fragment, never sent).
 import { $, el } from '../../pages/assets/dom.js';
 import { t } from '../../pages/assets/i18n.js';
-import { api, headers, problem } from './api.js';
+import { api, headers, messageOf, problem } from './api.js';
 import { state } from './state.js';
+/** @import { ForkCreated, ProblemBody } from '../../pages/assets/types' */
 
+/**
+ * Forks the match at `version`, or at the moment just before the move it falls inside.
+ * @param {number} version
+ * @returns {Promise<ForkCreated & { from: number }>}
+ */
 async function fork(version) {
   const res = await fetch(`${api}/fork?version=${version}`, { method: 'POST', headers: headers() }).catch(() => null);
   if (!res) throw new Error(t('error-unreachable'));
+  /** @type {unknown} */
   const body = await res.json().catch(() => null);
-  // Inside a move (its events are appended together): the moment just before it.
-  if (res.status === 422 && body?.nearestForkable?.before != null && body.nearestForkable.before < version) return fork(body.nearestForkable.before);
-  if (!res.ok) throw problem(res, body);
-  return { ...body, from: version };
+  if (!res.ok) {
+    const refusal = /** @type {ProblemBody | null} */ (body);
+    // Inside a move (its events are appended together): the moment just before it.
+    if (res.status === 422 && refusal?.nearestForkable?.before != null && refusal.nearestForkable.before < version) return fork(refusal.nearestForkable.before);
+    throw problem(res, refusal);
+  }
+  return { .../** @type {ForkCreated} */ (body), from: version };
 }
 
 export function setUpFork() {
   $('#forkBtn').addEventListener('click', async () => {
-    $('#forkBtn').disabled = true;
+    $('#forkBtn', HTMLButtonElement).disabled = true;
     $('#forkResult').replaceChildren('…');
     try {
       const made = await fork(state.version);
@@ -29,9 +39,9 @@ export function setUpFork() {
       );
       $('#forkResult').dataset.fork = made.id;
     } catch (e) {
-      $('#forkResult').replaceChildren(el('span', { class: 'red' }, String(e.message || e)));
+      $('#forkResult').replaceChildren(el('span', { class: 'red' }, messageOf(e)));
     } finally {
-      $('#forkBtn').disabled = false;
+      $('#forkBtn', HTMLButtonElement).disabled = false;
     }
   });
 }

@@ -4,7 +4,9 @@ import { $, el } from '../../pages/assets/dom.js';
 import { t } from '../../pages/assets/i18n.js';
 import { api, get, id } from './api.js';
 import { badge } from './words.js';
+/** @import { Audit, PublicState } from '../../pages/assets/types' */
 
+/** @param {PublicState} pub */
 export async function renderHeader(pub) {
   const badges = [badge(t('match-status', { status: pub.status }))];
   let explained = t('fairness-explained');
@@ -13,10 +15,10 @@ export async function renderHeader(pub) {
     explained = t('fairness-seeded');
   } else if (pub.status === 'finished') {
     // The audit says which deals were provably fair (committed seed, a seat's cut, revealed seed).
-    const audit = await get(`${api}/audit`);
+    const audit = /** @type {Audit} */ (await get(`${api}/audit`));
     const fair = audit.provablyFairDeals.length;
     badges.push(el('span', { class: `badge ${audit.ok ? 'ok' : 'warn'}`, id: 'audit' },
-      audit.ok ? t('badge-audit-ok', { fair, deals: audit.scoredDeals.length }) : t('badge-audit-failed', { version: audit.firstFailure })));
+      audit.ok ? t('badge-audit-ok', { fair, deals: audit.scoredDeals.length }) : t('badge-audit-failed', { version: audit.firstFailure ?? '?' })));
   } else badges.push(badge(t('badge-committed')));
   // A fork's origin is a finished match, public: linked without this page's token.
   if (pub.forkedFrom) {

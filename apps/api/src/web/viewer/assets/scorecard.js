@@ -4,12 +4,14 @@ import { $, el } from '../../pages/assets/dom.js';
 import { t } from '../../pages/assets/i18n.js';
 import { state } from './state.js';
 import { contractNodes, seatName } from './words.js';
+/** @import { ReplayView } from '../../pages/assets/types' */
 
+/** The scorecard at the moment `version` on screen. @param {ReplayView} view @param {number} version */
 export function renderScorecard(view, version) {
   const sc = state.scorecard;
   if (!sc) return;
   const names = sc.seats.map((_, s) => seatName(sc.seats, s));
-  const known = new Map(sc.deals.filter((d) => state.scoredAt.get(d.number) <= version).map((d) => [d.number, d]));
+  const known = new Map(sc.deals.filter((d) => (state.scoredAt.get(d.number) ?? Infinity) <= version).map((d) => [d.number, d]));
   const count = Math.max(view.dealsInMatch, ...sc.deals.map((d) => d.number));
   const rows = Array.from({ length: count }, (_, i) => i + 1).map((number) => {
     const d = known.get(number);

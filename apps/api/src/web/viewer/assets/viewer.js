@@ -4,7 +4,7 @@
 import { $, el } from '../../pages/assets/dom.js';
 import { languagePicker, loadMessages, t } from '../../pages/assets/i18n.js';
 import { renderAnalysis, onAnalysis } from './analysis.js';
-import { api, get, id } from './api.js';
+import { api, get, id, messageOf, statusOf } from './api.js';
 import { setUpFork } from './fork.js';
 import { follow } from './follow.js';
 import { renderHeader } from './header.js';
@@ -12,13 +12,22 @@ import { renderScorecard } from './scorecard.js';
 import { indexEvents, insideDeal, insideTrick, jumpTarget, state } from './state.js';
 import { renderTable } from './table.js';
 import { stepLine } from './words.js';
+/** @import { EventPage, PublicState, Replay, Scorecard } from '../../pages/assets/types' */
 
+/** The replay at `version`, read once. @param {number} version */
 async function replay(version) {
-  if (!state.replays.has(version)) state.replays.set(version, await get(`${api}/replay?version=${version}`));
-  return state.replays.get(version);
+  let read = state.replays.get(version);
+  if (!read) {
+    read = /** @type {Replay} */ (await get(`${api}/replay?version=${version}`));
+    state.replays.set(version, read);
+  }
+  return read;
 }
 
+/** A jump's button (its id) and key. @typedef {'prevDeal' | 'prevTrick' | 'nextTrick' | 'nextDeal'} Jump */
+
 // The jumps' targets at the moment on screen (null: no such trick or deal; the button is disabled).
+/** @type {Record<Jump, () => number | null>} */
 const JUMPS = {
   prevDeal: () => jumpTarget(state.dealStarts, state.version, -1, insideDeal(state.version)),
   prevTrick: () => jumpTarget(state.trickStarts, state.version, -1, insideTrick(state.version)),
@@ -26,6 +35,7 @@ const JUMPS = {
   nextDeal: () => jumpTarget(state.dealStarts, state.version, 1, insideDeal(state.version)),
 };
 
+/** Draws the moment `version` (within the log). @param {number} version */
 async function show(version) {
   version = Math.max(1, Math.min(state.latest, version));
   state.version = version;
@@ -34,38 +44,40 @@ async function show(version) {
   renderTable(view, revealed);
   renderAnalysis(view, revealed, version);
   renderScorecard(view, version);
-  $('#slider').max = String(state.latest);
-  $('#slider').value = String(version);
+  $('#slider', HTMLInputElement).max = String(state.latest);
+  $('#slider', HTMLInputElement).value = String(version);
   $('#slider').setAttribute('aria-valuetext', t('slider-value', { version, latest: state.latest }));
   $('#step').textContent = stepLine(version, view.seats);
   $('#step').dataset.version = String(version);
   $('#position').textContent = t('step-position', { version, latest: state.latest });
-  for (const [key, target] of Object.entries(JUMPS)) $(`#${key}`).disabled = target() === null;
+  for (const [key, target] of Object.entries(JUMPS)) $(`#${key}`, HTMLButtonElement).disabled = target() === null;
   document.body.dataset.ready = 'true';
 }
 
+/** Reads the whole log, the scorecard and the match's state again. */
 async function refresh() {
   const events = [];
   for (let after = 0; ;) {
-    const page = await get(`${api}/events?after=${after}&limit=1000`);
+    const page = /** @type {EventPage} */ (await get(`${api}/events?after=${after}&limit=1000`));
     events.push(...page.events);
     if (page.next === null) break;
     after = page.next;
   }
   indexEvents(events);
-  state.scorecard = await get(`${api}/scorecard`);
-  const pub = await get(api);
+  state.scorecard = /** @type {Scorecard} */ (await get(`${api}/scorecard`));
+  const pub = /** @type {PublicState} */ (await get(api));
   await renderHeader(pub);
   $('#fork').hidden = pub.status !== 'finished'; // only a finished match can be forked
 }
 
-function fail(error) { $('#error').textContent = String(error.message || error); }
+/** @param {unknown} error */
+function fail(error) { $('#error').textContent = messageOf(error); }
 
-/** Goes to `version` as the person asked: following live only from the last step. */
+/** Goes to `version` as the person asked: following live only from the last step. @param {number | null} version */
 function go(version, following = false) {
   if (version === null) return;
   state.following = following;
-  $('#live').checked = following;
+  $('#live', HTMLInputElement).checked = following;
   void show(version).catch(fail);
 }
 
@@ -76,9 +88,11 @@ function setUpControls() {
   $('#prev').addEventListener('click', () => go(state.version - 1));
   $('#next').addEventListener('click', () => go(state.version + 1));
   for (const [key, target] of Object.entries(JUMPS)) $(`#${key}`).addEventListener('click', () => go(target()));
-  $('#slider').addEventListener('input', (e) => go(Number(/** @type {HTMLInputElement} */ (e.target).value)));
-  $('#live').addEventListener('change', (e) => {
-    state.following = /** @type {HTMLInputElement} */ (e.target).checked;
+  const slider = $('#slider', HTMLInputElement);
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  const live = $('#live', HTMLInputElement);
+  live.addEventListener('change', () => {
+    state.following = live.checked;
     if (state.following) void show(state.latest).catch(fail);
   });
   // [ and ] (or Page Up / Page Down) jump by trick; with Shift, by deal.
@@ -88,7 +102,7 @@ function setUpControls() {
     const on = e.code === 'BracketRight' || e.key === 'PageDown';
     if (back || on) {
       e.preventDefault();
-      go(JUMPS[`${back ? 'prev' : 'next'}${e.shiftKey ? 'Deal' : 'Trick'}`]());
+      go(JUMPS[back ? (e.shiftKey ? 'prevDeal' : 'prevTrick') : (e.shiftKey ? 'nextDeal' : 'nextTrick')]());
     } else if (e.target instanceof HTMLInputElement && e.target.type === 'range') {
       // The slider moves itself with the arrow keys, Home and End.
     } else if (e.key === 'ArrowLeft') go(state.version - 1);
@@ -98,14 +112,14 @@ function setUpControls() {
   });
 }
 
-// Nothing to show (an unknown id, or not a match id at all): say so at the top, and where to start.
+/** Nothing to show (an unknown id, or not a match id at all): say so at the top, and where to start. @param {unknown} error */
 function failToLoad(error) {
-  const missing = error.status === 404;
+  const missing = statusOf(error) === 404;
   document.body.classList.add('missing');
   document.title = missing ? t('page-title-missing') : t('page-title');
   $('#notice').replaceChildren(
     el('h2', {}, missing ? t('missing-heading', { id }) : t('load-failed-heading')),
-    el('p', {}, missing ? t('missing-text') : String(error.message || error)),
+    el('p', {}, missing ? t('missing-text') : messageOf(error)),
     ...(missing ? [el('p', {}, el('a', { href: '/play' }, t('missing-play-link'))), el('p', {}, el('a', { href: '/docs' }, t('missing-docs-link')))] : []),
   );
   $('#notice').hidden = false;
