@@ -1,6 +1,6 @@
 // How a bot chooses among the actions its view says are legal. Pure: the seat's view in, one action out;
 // used by the CLI (apps/cli) and by the service's bot seats.
-import { SUITS, type SeatView, beats as cardBeats } from '@bismarck/rules';
+import { SUITS, type Contract, type SeatView, type Suit, beats as cardBeats } from '@bismarck/rules';
 import type { DealHistory } from './history';
 import { STRONG_DEFAULTS, strongChoice } from './strong';
 
@@ -45,8 +45,6 @@ export interface BotContext {
   /** `strong` only: the deals drawn per decision when the budget allows (default 128). */
   readonly samples?: number;
 }
-type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
-type Suit = 'S' | 'H' | 'D' | 'C';
 
 /** What to send: one request body per route of the api. */
 export type BotAction =

@@ -8,15 +8,12 @@
 //     by the match's quotas and scoring rule; in the modern compendium, less what that contract is
 //     worth on an average deal (each has to be played once: choose the one that gains most now).
 // Inputs: the seat's view and the public history of the deal (history.ts); never another seat's cards.
-import { cardCode, parseCard } from '@bismarck/rules';
+import { SUITS, cardCode, parseCard, type Contract, type Suit } from '@bismarck/rules';
 import { SolverBudgetExceeded, solve } from '@bismarck/solver';
 import type { DealHistory } from './history';
 import { type World, greedyLayAway, play, playOut, rankOf, suitOf } from './playout';
 import { type KnowledgeView, blindKnowledge, knowledgeOf, sampleHands, trumpId } from './sampling';
 
-type Contract = 'spades' | 'trump' | 'notrump' | 'pass';
-type Suit = 'S' | 'H' | 'D' | 'C';
-const SUIT_CODES: readonly Suit[] = ['S', 'H', 'D', 'C'];
 
 /** The fields of a seat's view the strong bot reads. */
 export interface StrongView extends KnowledgeView {
@@ -275,7 +272,7 @@ export const contractValues = (
     for (const c of table) hands[me * 4 + suitOf(c)] |= 1 << rankOf(c);
     drawn++;
     for (const candidate of candidates) {
-      const trump = candidate.contract === 'spades' ? 0 : candidate.trump ? SUIT_CODES.indexOf(candidate.trump) : -1;
+      const trump = candidate.contract === 'spades' ? 0 : candidate.trump ? SUITS.indexOf(candidate.trump) : -1;
       const pass = candidate.contract === 'pass';
       const world: World = { hands: hands.slice(), trump, pass, mustTrump: view.options.mustTrump, trick: [], leader: me, taken: [0, 0, 0] };
       for (const c of greedyLayAway(world.hands.subarray(me * 4, me * 4 + 4), trump, pass)) world.hands[me * 4 + suitOf(c)] &= ~(1 << rankOf(c));
