@@ -166,7 +166,7 @@ for (const [file, imports] of graph) {
 for (const component of cycles(folders)) breaches.push(`a cycle between folders of apps/api/src: ${component.join(', ')}`);
 
 if (breaches.length > 0) {
-  for (const breach of breaches) console.error(breach);
+  for (const breach of new Set(breaches)) console.error(breach);
   process.exit(1);
 }
 console.log(
