@@ -1,7 +1,7 @@
 export { projectMatch, scorecardChangedAt, foldOnto, UNBORN } from './projection';
 export type { FoldedMatch, MatchProjection, ProjectionExtras, StreamTimes } from './projection';
-export { PROJECT_FUNCTION } from './project-function';
-export type { ProjectionArgument } from './project-function';
+export { PROJECT_FUNCTION, PLAYER_PROJECT_FUNCTION } from './project-function';
+export type { ProjectionArgument, PlayerProjectionArgument } from './project-function';
 export type { MatchListRow, DocRow, SeatViewRow, SeatCredentialRow, MatchSecretRow, SeedRow, PlayerRow, PlayerTokenRow, RatingRow } from './tables';
 export { Projections1799000000000 } from './migrations/1799000000000-projections';
 export { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
@@ -18,6 +18,7 @@ export { Players1799000014000 } from './migrations/1799000014000-players';
 export { Ratings1799000015000 } from './migrations/1799000015000-ratings';
 export { SeatPresence1799000016000 } from './migrations/1799000016000-seat-presence';
 export { SweepClaims1799000017000 } from './migrations/1799000017000-sweep-claims';
+export { PlayerProjectFunction1799000018000 } from './migrations/1799000018000-player-project-function';
 import { Projections1799000000000 } from './migrations/1799000000000-projections';
 import { DealSeeds1799000002000 } from './migrations/1799000002000-deal-seeds';
 import { SlimProjections1799000003000 } from './migrations/1799000003000-slim-projections';
@@ -33,9 +34,10 @@ import { Players1799000014000 } from './migrations/1799000014000-players';
 import { Ratings1799000015000 } from './migrations/1799000015000-ratings';
 import { SeatPresence1799000016000 } from './migrations/1799000016000-seat-presence';
 import { SweepClaims1799000017000 } from './migrations/1799000017000-sweep-claims';
+import { PlayerProjectFunction1799000018000 } from './migrations/1799000018000-player-project-function';
 
 /** The read side's migrations, in order (after the event store's). */
-export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000, AnalysesByContent1799000011000, TurnDeadline1799000012000, Rematch1799000013000, Players1799000014000, Ratings1799000015000, SeatPresence1799000016000, SweepClaims1799000017000] as const;
+export const projectionMigrations = [Projections1799000000000, DealSeeds1799000002000, SlimProjections1799000003000, ListPlayers1799000004000, Checkpoints1799000005000, DealAnalyses1799000008000, ForkedFrom1799000009000, ProjectFunction1799000010000, AnalysesByContent1799000011000, TurnDeadline1799000012000, Rematch1799000013000, Players1799000014000, Ratings1799000015000, SeatPresence1799000016000, SweepClaims1799000017000, PlayerProjectFunction1799000018000] as const;
 export { COMPARED_TABLES, ProjectionRebuilder, PROJECTION_TABLES } from './rebuild';
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
 export { claimOverdueTurns, forgetLapsedClaims, type MatchVersions } from './clocks';
@@ -50,6 +52,6 @@ export { AnalysisTable } from './analyses';
 export { PresenceTable, PRESENCE_CHANNEL, NOBODY_CONNECTED } from './presence';
 export type { Connected, SeatStreams } from './presence';
 export type { StoredAnalysis } from './analyses';
-export { PLAYER_PROJECT_FUNCTION, NO_FOLDED_PLAYER, foldPlayerEvents, projectPlayer, PlayerReader, matchesOfPlayer, finishedMatchesOfPlayer } from './players';
-export type { FoldedPlayer, PlayerProjectionArgument, PlayerProfileRow, PlayerMatchRow, PlayerMatchPosition } from './players';
+export { NO_FOLDED_PLAYER, foldPlayerEvents, projectPlayer, PlayerReader, matchesOfPlayer, finishedMatchesOfPlayer } from './players';
+export type { FoldedPlayer, PlayerProfileRow, PlayerMatchRow, PlayerMatchPosition } from './players';
 export { RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, ratingRow, readRatings, writeRatings, isLaterThan } from './ratings';

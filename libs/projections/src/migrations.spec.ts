@@ -7,8 +7,9 @@ const hashOf = (statements: RecordedStatement[]): string => createHash('sha256')
 /**
  * What each migration sends, up and down, as it was released: a database migrated long ago and one
  * migrated today must end alike, so these hashes never change. A row changes only for the migration
- * that installs today's `bismarck_project` (PROJECT_FUNCTION_SQL): freeze its text there first and
- * install the new one with a new migration (project-function.ts says how).
+ * that installs today's `bismarck_project` or `bismarck_project_player` (PROJECT_FUNCTION_SQL,
+ * PLAYER_PROJECT_FUNCTION_SQL): freeze its text there first and install the new one with a new
+ * migration (project-function.ts says how).
  */
 const RELEASED: Record<string, { up: string; down: string }> = {
   Projections1799000000000: { up: '38b06c1b911c2881', down: 'e0191a222c15283c' },
@@ -26,6 +27,7 @@ const RELEASED: Record<string, { up: string; down: string }> = {
   Ratings1799000015000: { up: '9309c8b9a0a91256', down: '16d8e4f35ca3ee00' },
   SeatPresence1799000016000: { up: '6d22339ab3fd3819', down: 'a813a5b154885d8d' },
   SweepClaims1799000017000: { up: '2c6d4a63365dd7e4', down: 'e4cd46c49029b4c8' },
+  PlayerProjectFunction1799000018000: { up: 'cce5aa010d302d6d', down: 'a85f241500a8f25f' },
 };
 
 describe('projection migrations', () => {

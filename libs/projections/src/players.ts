@@ -1,9 +1,6 @@
 import { rowsOf, type Queryable, type StoredEvent } from '@bismarck/event-store';
 import { evolvePlayer, NO_PLAYER, shownName, type PlayerEvent, type PlayerState } from '@bismarck/players';
-import type { PlayerRow, PlayerTokenRow } from './tables';
-
-/** The accounts' inline projection (migration Players1799000014000): it writes `players` and `player_tokens`. */
-export const PLAYER_PROJECT_FUNCTION = 'bismarck_project_player';
+import type { PlayerRow } from './tables';
 
 /** A player's stream folded: its state, its version and when it began and last changed. */
 export interface FoldedPlayer {
@@ -33,13 +30,6 @@ export function projectPlayer(id: string, folded: FoldedPlayer): PlayerRow | nul
   const name = shownName(folded.state);
   if (name === null) return null;
   return { id, version: folded.version, name, deleted: folded.state.status === 'deleted', created_at: folded.createdAt, updated_at: folded.updatedAt };
-}
-
-/** What `bismarck_project_player` takes: the account's row, a new token's hash, the ids of revoked tokens. */
-export interface PlayerProjectionArgument {
-  player: PlayerRow;
-  token?: PlayerTokenRow;
-  revoked?: string[];
 }
 
 /** A player's public profile as the projection holds it. */
