@@ -39,6 +39,8 @@ export const parseCard = (code: Card): CardId => {
 export const isCardCode = (s: unknown): s is Card => parseCard(s as Card) >= 0;
 export const cardCode = (c: CardId): Card => CODES[c];
 
+/** The card of a suit (0..3 = S H D C) and a rank (0..12 = 2..A). */
+export const cardOf = (suit: number, rank: number): CardId => suit * 13 + rank;
 export const suitOf = (c: CardId): SuitId => ((c / 13) | 0) as SuitId;
 export const rankOf = (c: CardId): number => c % 13;
 export const suitId = (s: Suit): SuitId => SUITS.indexOf(s) as SuitId;
@@ -88,13 +90,14 @@ export const inSuits = (set: CardSet, suits: number): CardSet => ({
   hi: set.hi & ((suits & 4 ? 0x1fff : 0) | (suits & 8 ? 0x1fff0000 : 0)),
 });
 
-const popcount32 = (x: number): number => {
+/** The set bits of a 32-bit word (a rank mask's cards). */
+export const popcount = (x: number): number => {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
 
-export const size = (set: CardSet): number => popcount32(set.lo) + popcount32(set.hi);
+export const size = (set: CardSet): number => popcount(set.lo) + popcount(set.hi);
 
 /** The cards of a set, ascending (2S .. AS, 2H .. AC). */
 export const toIds = (set: CardSet): CardId[] => {

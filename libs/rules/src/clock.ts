@@ -5,8 +5,9 @@
 // its turns at once, until the person acts again or says it is back (SeatReturned). The time is an
 // input, like the deck: the rules never read a clock.
 import { refuse } from './errors';
-import { seatToAct, type MatchState, type StartedMatch } from './state';
-import type { BismarckEvent, Command, ReturnToSeat, Seat, TimeOut, TurnClock } from './types';
+import { EVERYONE_PRESENT, seatToAct, type MatchState, type StartedMatch } from './state';
+import type { BismarckEvent, Command, ReturnToSeat, Seat, TimeOut } from './types';
+import type { TurnClock } from './shown';
 
 const isStarted = (state: MatchState): state is StartedMatch =>
   state.status !== 'empty' && state.status !== 'awaitingPlayers' && state.status !== 'abandoned';
@@ -74,6 +75,8 @@ export const withReturn = (command: Command & { seat: Seat }, state: StartedMatc
     if (standInDue(state) !== command.seat) return refuse('NOT_YOUR_TURN', `no stand-in is due for seat ${command.seat}`);
     return moved;
   }
+  // Nobody timed out or away (every match without a clock): the move as it is.
+  if (state.presence === EVERYONE_PRESENT) return moved;
   // Timed out: this decision is the stand-in's. A move arriving now lost the race to the timeout (never both).
   if (state.presence.standingIn === command.seat) return refuse('NOT_YOUR_TURN', `seat ${command.seat}'s time ran out: its stand-in makes this decision`);
   return state.presence.away[command.seat] ? [{ type: 'SeatReturned', data: { seat: command.seat } }, ...moved] : moved;

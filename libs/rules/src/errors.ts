@@ -1,4 +1,4 @@
-import type { RuleErrorCode } from './types';
+import type { RuleErrorCode } from './shown';
 
 /**
  * The one error the rules throw. `code` is a stable string of the public HTTP contract; the HTTP layer maps codes to

@@ -5,7 +5,8 @@
 import { createHmac } from 'node:crypto';
 import { refuse } from './errors';
 import { CUT_PATTERN, MAX_MARKS_IN_A_ROW } from './printable';
-import { endsTheDeal, evolve, type MatchState, type StartedMatch } from './state';
+import { evolve } from './evolve';
+import { endsTheDeal, type MatchState, type StartedMatch } from './state';
 import type { BismarckEvent, Cut, DealerFacts, Seat } from './types';
 
 /** The rule of a cut in plain words, as a refusal states it ("a cut is …", "cut must be …"). */

@@ -11,7 +11,8 @@
 // (`shuffle.copiedFrom`). So the fork's versions can be lower than the original's.
 import { refuse, RuleViolation } from './errors';
 import { recordedMove } from './recorded';
-import { evolve, fold, initialState, type MatchState } from './state';
+import { evolve, fold } from './evolve';
+import { initialState, type MatchState } from './state';
 import type { BismarckEvent, Command, CreateMatch, ForkedFrom, ForkMatch } from './types';
 
 /**

@@ -1,43 +1,13 @@
 // What a seat may do now: the legal moves, the winner of a trick, the contracts forehand may choose.
+// The follow-suit and trick rules themselves are trick.ts's, over card numbers; here over codes and states.
 import { cutterOf } from './fairness';
-import { type CardSet, SUITS, inSuits, parseCard, rankOf, suitOf, suitsOf, toCodes } from './cards';
+import { type CardSet, SUITS, inSuits, parseCard, suitOf, suitsOf, toCodes } from './cards';
 import { dealPlan, exhaustive } from './options';
 import { CONTRACTS } from './scoring';
 import { type AwaitingContract, type MatchState, trumpSuitId } from './state';
-import type { Contract, LegalAction, MatchOptions, PlayedCard, Seat, Suit } from './types';
-
-// The follow-suit and trick rules are stated once, over suit numbers and 4-bit suit masks (bit s =
-// suit s), so that libs/solver and the bots' playouts, which keep cards in encodings of their own,
-// call them on their hot paths without converting a card or allocating anything.
-
-/**
- * The suits a hand holding the suits `held` may play from: any it holds when leading (`led` -1);
- * else the suit led if it holds one; else (mustTrump only) trumps if it holds one; else any it holds.
- */
-export const playableSuits = (held: number, led: number, trump: number, mustTrump: boolean): number => {
-  if (led < 0) return held;
-  if (held & (1 << led)) return 1 << led;
-  if (mustTrump && trump >= 0 && held & (1 << trump)) return 1 << trump;
-  return held;
-};
-
-/**
- * The suits a seat shows it does not hold by playing a card of suit `played` to a trick led in `led`:
- * those whose holding would have forbidden that card (the suit led; under mustTrump, trumps too).
- */
-export const voidsShown = (played: number, led: number, trump: number, mustTrump: boolean): number => {
-  let voids = 0;
-  for (let s = 0; s < 4; s++) if ((playableSuits((1 << played) | (1 << s), led, trump, mustTrump) & (1 << played)) === 0) voids |= 1 << s;
-  return voids;
-};
-
-/**
- * Does a card (its suit and rank, 0..12 = 2..A) beat the card winning the trick so far? Only a higher
- * card of the same suit, or a trump on a card that is not one: so the highest trump takes the trick,
- * and with no trump in it the highest card of the suit led.
- */
-export const beats = (suit: number, rank: number, bestSuit: number, bestRank: number, trump: number): boolean =>
-  suit === bestSuit ? rank > bestRank : suit === trump;
+import { playableSuits, winningIndex } from './trick';
+import type { Contract, MatchOptions, PlayedCard, Seat, Suit } from './types';
+import type { LegalAction } from './shown';
 
 /** The cards of `hand` that may be played to `trick` (`playableSuits`). */
 export const legalPlays = (hand: CardSet, trick: readonly PlayedCard[], trump: number, mustTrump: boolean): CardSet => {
@@ -45,19 +15,12 @@ export const legalPlays = (hand: CardSet, trick: readonly PlayedCard[], trump: n
   return inSuits(hand, playableSuits(suitsOf(hand), led, trump, mustTrump));
 };
 
-/** The seat whose card beats every other card of the trick (`beats`). */
-export const trickWinner = (cards: readonly PlayedCard[], trump: number): Seat => {
-  let best = parseCard(cards[0].card);
-  let winner = cards[0].seat;
-  for (let i = 1; i < cards.length; i++) {
-    const c = parseCard(cards[i].card);
-    if (beats(suitOf(c), rankOf(c), suitOf(best), rankOf(best), trump)) {
-      best = c;
-      winner = cards[i].seat;
-    }
-  }
-  return winner;
-};
+/** The place in `trick` of the card winning it so far (`winningIndex`), or -1 for no card yet. */
+export const winningPlay = (trick: readonly PlayedCard[], trump: number): number =>
+  trick.length === 0 ? -1 : winningIndex(trick.map((p) => parseCard(p.card)), 0, trick.length, trump);
+
+/** The seat whose card takes the trick (`winningIndex`). */
+export const trickWinner = (cards: readonly PlayedCard[], trump: number): Seat => cards[winningPlay(cards, trump)].seat;
 
 /** The contracts forehand may announce now (the compendium rule of the modern schedule). */
 export const allowedContracts = (state: AwaitingContract): Contract[] => {

@@ -2,7 +2,8 @@
 import { type CardId, cardCode, toIds } from './cards';
 import { decide } from './decide';
 import { legalActions } from './legal';
-import { type MatchState, evolve, initialState, seatToAct } from './state';
+import { evolve } from './evolve';
+import { type MatchState, initialState, seatToAct } from './state';
 import type { BismarckEvent, Card, Command, MatchOptions, Seat } from './types';
 
 export interface RandomPlay {

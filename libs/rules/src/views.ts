@@ -4,20 +4,10 @@ import { EMPTY, toCodes, cardCode, size } from './cards';
 import { turnClock } from './clock';
 import { legalActions } from './legal';
 import { dealsInMatch, exhaustive, resolveOptions } from './options';
+import { quotas } from './scoring';
 import { type MatchState, type TakenTrick, nextSeat } from './state';
-import type {
-  BismarckEvent,
-  ForkedFrom,
-  Phase,
-  PlayedCard,
-  PublicView,
-  Scorecard,
-  Seat,
-  SeatOwn,
-  SeatView,
-  Triple,
-  Viewer,
-} from './types';
+import type { BismarckEvent, ForkedFrom, PlayedCard, Seat, Triple, Viewer } from './types';
+import type { Phase, PublicView, Scorecard, SeatOwn, SeatView } from './shown';
 
 const PHASES: Record<MatchState['status'], Phase> = {
   empty: 'deal',
@@ -60,6 +50,7 @@ export const publicView = (state: MatchState, since: string | null = null): Publ
       ...noDealInPlay(),
       lastTrick: null,
       tricksTaken: zeros(),
+      quotas: null,
       handSizes: zeros(),
       totals: zeros(),
       contractsPlayed: [{}, {}, {}],
@@ -114,6 +105,7 @@ export const publicView = (state: MatchState, since: string | null = null): Publ
         trick: [],
         lastTrick: copyTaken(state.previous?.lastTrick),
         tricksTaken: (state.previous?.tricksTaken.slice() ?? zeros()) as Triple<number>,
+        quotas: state.carried ? quotas(state.carried.contract, state.forehand) : null,
         winners: null,
         fairness: { commitment: state.commitment, cut: state.cut },
       };
@@ -130,6 +122,7 @@ export const publicView = (state: MatchState, since: string | null = null): Publ
         trick: [],
         lastTrick: null,
         tricksTaken: zeros(),
+        quotas: state.status === 'layingAway' ? quotas(state.contract, state.forehand) : null,
         winners: null,
       };
     case 'trickPlay':
@@ -144,6 +137,7 @@ export const publicView = (state: MatchState, since: string | null = null): Publ
         trick: copyTrick(state.trick),
         lastTrick: copyTaken(state.lastTrick),
         tricksTaken: state.tricksTaken.slice() as Triple<number>,
+        quotas: quotas(state.contract, state.forehand),
         winners: null,
       };
     case 'finished':
@@ -152,6 +146,7 @@ export const publicView = (state: MatchState, since: string | null = null): Publ
         ...noDealInPlay(),
         lastTrick: copyTaken(state.previous?.lastTrick),
         tricksTaken: (state.previous?.tricksTaken.slice() ?? zeros()) as Triple<number>,
+        quotas: null,
         winners: state.winners.slice(),
       };
     default:

@@ -1,6 +1,8 @@
 // The follow-suit and trick rules in the compact form libs/solver and libs/bots call: suits 0..3 = S H D C,
 // sets of suits as 4-bit masks. libs/bots/test/one-rule.spec.ts checks every consumer against them.
-import { beats, playableSuits, voidsShown } from '../src';
+import fc from 'fast-check';
+import { beatingRanks, beats, cardOf, freshDeck, mulberry32, parseCard, trickWinner, winningIndex, type Seat } from '../src';
+import { playableSuits, voidsShown } from '../src';
 
 const S = 1;
 const H = 2;
@@ -55,5 +57,49 @@ describe('the voids a play shows', () => {
 describe('one card beating the card winning the trick', () => {
   it.each(beating)('%s', (_name, [suit, rank], [bestSuit, bestRank], trump, expected) => {
     expect(beats(suit, rank, bestSuit, bestRank, trump)).toBe(expected);
+  });
+});
+
+// The trick winner over card numbers, the one loop libs/solver and the bots' playouts call.
+describe('winningIndex', () => {
+  const ids = (codes: string[]) => codes.map(parseCard);
+  it.each<[string, string[], number, number]>([
+    ['the highest card of the suit led takes a trick with no trump in it', ['TH', 'AH', '9H'], NONE, 1],
+    ['a card of another suit never takes it without trumps, however high', ['TH', 'AS', '9H'], NONE, 0],
+    ['a trump takes it from the suit led', ['AH', '2C', 'KH'], CLUBS, 1],
+    ['the highest trump takes it', ['AH', '2C', '3C'], CLUBS, 2],
+    ['the suit led may be trumps', ['5C', 'AC', 'AH'], CLUBS, 1],
+    ['two cards: the card winning the trick so far', ['QD', 'KD'], SPADES, 1],
+  ])('%s', (_name, codes, trump, expected) => {
+    expect(winningIndex(ids(codes), 0, codes.length, trump)).toBe(expected);
+    // at an offset inside a longer list of plays, as the solver keeps them
+    expect(winningIndex(Int32Array.from([0, 0, ...ids(codes)]), 2, codes.length, trump)).toBe(expected);
+  });
+
+  it('agrees with "the highest trump, else the highest card of the suit led" on random tricks, and trickWinner names its seat', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: -1, max: 3 }), (seed, trump) => {
+        const random = mulberry32(seed);
+        const deck = freshDeck().map(parseCard).sort(() => random() - 0.5);
+        const trick = deck.slice(0, 3);
+        const suit = (c: number) => Math.floor(c / 13);
+        const trumps = trick.filter((c) => suit(c) === trump);
+        const pool = trumps.length > 0 ? trumps : trick.filter((c) => suit(c) === suit(trick[0]));
+        const expected = trick.indexOf(Math.max(...pool));
+        expect(winningIndex(trick, 0, 3, trump)).toBe(expected);
+        const plays = trick.map((c, i) => ({ seat: ((i + 1) % 3) as Seat, card: freshDeck()[c] }));
+        expect(trickWinner(plays, trump)).toBe(plays[expected].seat);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('beatingRanks holds exactly the ranks of a suit that beat the card winning the trick', () => {
+    for (const trump of [NONE, SPADES, HEARTS])
+      for (const suit of [SPADES, HEARTS, DIAMONDS])
+        for (let bestRank = 0; bestRank < 13; bestRank++)
+          for (let rank = 0; rank < 13; rank++)
+            expect(Boolean(beatingRanks(suit, HEARTS, bestRank, trump) & (1 << rank))).toBe(beats(suit, rank, HEARTS, bestRank, trump));
+    expect(cardOf(HEARTS, 12)).toBe(parseCard('AH'));
   });
 });

@@ -1,4 +1,4 @@
-import { type Contract, type MatchOptions, type Seat, type Triple, points, quotas, winnersOf } from '../src';
+import { type Contract, type MatchOptions, type Seat, type Triple, points, quotaOf, quotas, seatPoints, winnersOf } from '../src';
 
 // Rows: name, scoring, contract, forehand, tricks → points. Forehand is seat 0 unless said otherwise.
 const rows: [string, MatchOptions['scoring'], Contract, Seat, Triple<number>, Triple<number>][] = [
@@ -19,6 +19,23 @@ const rows: [string, MatchOptions['scoring'], Contract, Seat, Triple<number>, Tr
 describe('scoring a deal', () => {
   it.each(rows)('%s', (_name, scoring, contract, forehand, tricks, expected) => {
     expect(points(scoring, contract, tricks, quotas(contract, forehand))).toEqual(expected);
+  });
+
+  // The quota table: contract → forehand's quota and each other seat's.
+  it.each<[Contract, number, number]>([
+    ['spades', 8, 4],
+    ['trump', 8, 4],
+    ['notrump', 8, 4],
+    ['pass', 4, 6],
+  ])('in %s forehand has %i and the others %i', (contract, forehand, other) => {
+    expect(quotas(contract, 1)).toEqual([other, forehand, other]);
+    expect(quotaOf(contract, 2, 2)).toBe(forehand);
+    expect(quotaOf(contract, 0, 2)).toBe(other);
+  });
+
+  it('seatPoints is one seat of points', () => {
+    for (const [, scoring, contract, forehand, tricks, expected] of rows)
+      for (const s of [0, 1, 2] as Seat[]) expect(seatPoints(scoring, contract, tricks[s], quotaOf(contract, s, forehand))).toBe(expected[s]);
   });
 
   it.each(['spades', 'trump', 'notrump', 'pass'] as Contract[])('the quotas of %s add up to 16', (contract) => {

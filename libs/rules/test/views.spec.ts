@@ -73,6 +73,18 @@ describe('views', () => {
     expect(view.status).toBe('playing');
   });
 
+  it("the view carries each seat's quota once the contract is known (the table shows tricks against it), null before", () => {
+    expect(publicView(fold(started)).quotas).toBeNull(); // forehand (seat 1) has not announced yet
+    const laying = history(create({ contractChoice: 'informed' }), { type: 'deal', seat: 0, deck: DECK }, { type: 'chooseContract', seat: 1, contract: 'pass' });
+    expect(publicView(fold(laying)).quotas).toEqual([6, 4, 6]);
+    expect(seatView(fold(laying), 2).quotas).toEqual([6, 4, 6]);
+    const { state } = playUntil(history(create({ schedule: 'quick' })), awaiting('trickPlay', 1));
+    const view = publicView(state);
+    expect(view.contract).toBe('trump');
+    expect(view.quotas).toEqual([0, 1, 2].map((s) => (s === view.forehand ? 8 : 4)));
+    expect(publicView(playUntil(history(create({ schedule: 'quick' })), () => false).state).quotas).toBeNull(); // finished
+  });
+
   it('the scorecard lists every scored deal with running totals', () => {
     const { state } = playUntil(history(create({ schedule: 'quick' })), () => false);
     const card = scorecard(state);
