@@ -1,111 +1,33 @@
 // The search: null-window alpha-beta on the tricks of one seat, over per-suit bit masks.
 //
-// Inside, a card is suit * 16 + rank (rank 0..12 = 2..A, suit 0..3 = S H D C) and a hand is four
-// 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one look-up, and the cards
-// of a suit that nobody else holds between them come out of one scan of three masks. Every question
-// the search answers is a yes/no one, "can the maximisers make the counted seat take at least `need`
-// of the tricks left?", answered with a bound that may go past the question (fail-soft), and a value
-// is found by asking again from that bound (MTD(f)). The state is mutated and restored in place: the
-// hot path allocates nothing.
+// Inside, a card is libs/rules' card number (suit * 13 + rank, rank 0..12 = 2..A, suit 0..3 = S H D C)
+// and a hand is four 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one
+// look-up, and the cards of a suit that nobody else holds between them come out of one scan of three
+// masks. Every question the search answers is a yes/no one, "can the maximisers make the counted seat
+// take at least `need` of the tricks left?", answered with a bound that may go past the question
+// (fail-soft), and a value is found by asking again from that bound (MTD(f)). The state is mutated and
+// restored in place: the hot path allocates nothing.
 //
 // Which suits a seat may play and which card takes a trick are libs/rules' `playableSuits` and
-// `beats`, called on suit masks, suits and ranks: no card is converted and nothing allocated.
+// `winningIndex`, called on suit masks and card numbers: no card is converted and nothing allocated.
+// The bounds that settle a lead without searching are bounds.ts's, the move ordering's rules of thumb
+// ordering.ts's, the table's keys keys.ts's.
 import * as rules from '@bismarck/rules';
+import { sureTricks, trumpTricks } from './bounds';
+import { cardOfLead, keyWithout, relativeLead, suitKey } from './keys';
+import { followScore, leadScore, sortMoves } from './ordering';
+import type { Table } from './table';
+import { type CardValue, type Setup, type Solution, SolverBudgetExceeded } from './types';
 // Read once: a call through the import looks the function up on every call in the package's exports
 // (getters, kept by V8 as a dictionary), which also keeps it from being inlined.
-const { beats, playableSuits } = rules;
-import type { Table } from './table';
+const { beatsCard, cardOf, playableSuits, popcount, rankOf, suitOf, winningIndex } = rules;
 
-export interface Setup {
-  /** hands[seat * 4 + suit]: the ranks (bit r = rank r) each seat holds in each suit. */
-  readonly hands: Int32Array;
-  /** The cards of the trick in progress, in the order played (internal card numbers). */
-  readonly trick: readonly number[];
-  /** The seat that led the trick in progress, or leads the next one. */
-  readonly leader: number;
-  /** 0..3, or -1 for no trump. */
-  readonly trump: number;
-  readonly mustTrump: boolean;
-  /** The seat whose tricks are counted. */
-  readonly counted: number;
-  /** Bit s set when seat s plays to make `counted` take many tricks; the others play for few. */
-  readonly maximisers: number;
-  /** The most nodes to expand before giving up (SolverBudgetExceeded). */
-  readonly maxNodes: number;
-}
-
-/** Thrown when a solve would expand more nodes than its budget allows; nothing is returned half-done. */
-export class SolverBudgetExceeded extends Error {
-  readonly code = 'SOLVER_BUDGET_EXCEEDED';
-  constructor(readonly maxNodes: number) {
-    super(`the solver expanded ${maxNodes} nodes without settling the position`);
-    this.name = 'SolverBudgetExceeded';
-  }
-}
-
-/** A legal card of the seat to play and the counted seat's tricks after it, each side playing its best. */
-export interface CardValue {
-  readonly card: number;
-  readonly tricks: number;
-}
-
-export interface Solution {
-  /** The counted seat's tricks from here (the trick in progress included), each side playing its best. */
-  readonly tricks: number;
-  readonly cards: CardValue[];
-  /** Positions searched (nodes), for the benchmark. */
-  readonly nodes: number;
-}
+export { type CardValue, type Setup, type Solution, SolverBudgetExceeded, trumpTricks };
 
 const HISTORY_ROOM = 1 << 16;
 const UNSETTLED = -1;
 const STRIDE = 20; // room for the moves of one ply: at most 16 cards in a hand
 const MAX_PLIES = 52;
-
-/** The position in a trick (0, 1, 2) of the card that wins it. */
-export const winningIndex = (cards: ArrayLike<number>, from: number, count: number, trump: number): number => {
-  let best = 0;
-  for (let i = 1; i < count; i++) if (beatsCard(cards[from + i], cards[from + best], trump)) best = i;
-  return best;
-};
-
-/** libs/rules' `beats` on the search's cards (suit * 16 + rank). */
-const beatsCard = (card: number, best: number, trump: number): boolean => beats(card >> 4, card & 15, best >> 4, best & 15, trump);
-
-const popcount = (x: number): number => {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-};
-
-/**
- * A suit's owner key without one card (`bit` of `held`, the suit's held cards): the two bits of its
- * place, counted from the lowest held card, close up.
- */
-const keyWithout = (key: number, held: number, bit: number): number => {
-  const low = 2 * popcount(held & (bit - 1));
-  return ((key >>> (low + 2)) << low) | (key & ((1 << low) - 1));
-};
-
-/**
- * The tricks `mine` (a seat's trumps) takes at the least against `theirs` (the other side's): each of
- * theirs can take one of mine, and only one below it.
- */
-export const trumpTricks = (mine: number, theirs: number): number => {
-  let all = mine | theirs;
-  let free = 0;
-  let lost = 0;
-  while (all !== 0) {
-    const bit = 1 << (31 - Math.clz32(all));
-    all ^= bit;
-    if (theirs & bit) free++;
-    else if (free > 0) {
-      free--;
-      lost++;
-    }
-  }
-  return popcount(mine) - lost;
-};
 
 export class Search {
   private readonly hands = new Int32Array(12);
@@ -142,7 +64,7 @@ export class Search {
     this.counted = setup.counted;
     this.maximisers = setup.maximisers;
     this.maxNodes = setup.maxNodes;
-    for (let suit = 0; suit < 4; suit++) this.keys[suit] = this.suitKey(suit);
+    for (let suit = 0; suit < 4; suit++) this.keys[suit] = suitKey(this.hands, suit);
   }
 
   /**
@@ -237,7 +159,7 @@ export class Search {
     const settled = this.settledByBounds(need, left);
     if (settled !== UNSETTLED) return settled;
     const bound = this.expand(need, best);
-    if (this.cutCard >= 0) best = this.relativeLead(this.cutCard);
+    if (this.cutCard >= 0) best = relativeLead(this.hands, this.cutCard);
     if (bound >= need) lower = bound;
     else upper = bound;
     if (slot < 0 || !table.holds(slot, k0, k1, k2, k3, leader)) slot = table.find(bucket, k0, k1, k2, k3, leader);
@@ -272,63 +194,14 @@ export class Search {
       if (cap < need) return cap;
     }
     if (maxing && leader === counted) {
-      const floor = this.sureTricks(leader);
+      const floor = sureTricks(this.hands, leader, t);
       if (floor >= need) return floor;
     }
     if (!maxing && leader !== counted) {
-      const cap = left - this.sureTricks(leader);
+      const cap = left - sureTricks(this.hands, leader, t);
       if (cap < need) return cap;
     }
     return UNSETTLED;
-  }
-
-  /**
-   * Tricks `seat` can take in a row from the lead whatever the other two do: in each suit its
-   * cards above all of theirs (the whole suit once they run out), trumps first; a side suit only for as
-   * many rounds as every opponent still holding trumps can follow.
-   */
-  private sureTricks(seat: number): number {
-    const h = this.hands;
-    const trump = this.trump;
-    const a = (seat + 1) % 3;
-    const b = (seat + 2) % 3;
-    let trumpsA = 0;
-    let trumpsB = 0;
-    let total = 0;
-    if (trump >= 0) {
-      trumpsA = popcount(h[a * 4 + trump]);
-      trumpsB = popcount(h[b * 4 + trump]);
-      const won = this.suitRun(h[seat * 4 + trump], h[a * 4 + trump], h[b * 4 + trump]);
-      total += won;
-      const top = this.topRun;
-      trumpsA = Math.max(0, trumpsA - top);
-      trumpsB = Math.max(0, trumpsB - top);
-    }
-    for (let s = 0; s < 4; s++) {
-      if (s === trump) continue;
-      const mine = h[seat * 4 + s];
-      if (mine === 0) continue;
-      const ma = h[a * 4 + s];
-      const mb = h[b * 4 + s];
-      let won = this.suitRun(mine, ma, mb);
-      if (trumpsA > 0) won = Math.min(won, this.topRun, popcount(ma));
-      if (trumpsB > 0) won = Math.min(won, this.topRun, popcount(mb));
-      total += won;
-    }
-    return total;
-  }
-
-  /** Cards of `mine` above every card of the others' in the suit, left in topRun. */
-  private topRun = 0;
-
-  /** Tricks cashed in one suit with no ruffing: the top run, or the whole suit once the others run out. */
-  private suitRun(mine: number, other1: number, other2: number): number {
-    const others = other1 | other2;
-    const above = others === 0 ? mine : mine >>> (32 - Math.clz32(others)) << (32 - Math.clz32(others));
-    const top = popcount(above);
-    this.topRun = top;
-    if (top >= popcount(other1) && top >= popcount(other2)) return popcount(mine);
-    return top;
   }
 
   /**
@@ -374,8 +247,8 @@ export class Search {
     const winning = this.played[this.ply - 2 + ahead];
     for (let i = 0; i < n; i++) {
       const card = this.moves[base + i];
-      const suit = card >> 4;
-      const bit = 1 << (card & 15);
+      const suit = suitOf(card);
+      const bit = 1 << rankOf(card);
       const moved = keyWithout(keys[suit], h[suit] | h[4 + suit] | h[8 + suit], bit);
       const k0 = suit === 0 ? moved : keys[0];
       const k1 = suit === 1 ? moved : keys[1];
@@ -403,9 +276,9 @@ export class Search {
   }
 
   private tryCard(seat: number, card: number, need: number): number {
-    const suit = card >> 4;
+    const suit = suitOf(card);
     const at = seat * 4 + suit;
-    const bit = 1 << (card & 15);
+    const bit = 1 << rankOf(card);
     const h = this.hands;
     const key = this.keys[suit];
     this.keys[suit] = keyWithout(key, h[suit] | h[4 + suit] | h[8 + suit], bit);
@@ -430,44 +303,10 @@ export class Search {
     return bound;
   }
 
-  /** The owners of a suit's held cards, highest first, two bits a card (seat + 1): the table's key (made once; `tryCard` keeps it). */
-  private suitKey(suit: number): number {
-    const h = this.hands;
-    const a = h[suit];
-    const b = h[4 + suit];
-    let all = a | b | h[8 + suit];
-    let key = 0;
-    while (all !== 0) {
-      const r = 31 - Math.clz32(all);
-      const bit = 1 << r;
-      all ^= bit;
-      key = (key << 2) | (a & bit ? 1 : b & bit ? 2 : 3);
-    }
-    return key;
-  }
-
-  /** A lead as the table keeps it: suit * 16 + how many held cards of its suit rank above it. */
-  private relativeLead(card: number): number {
-    const s = card >> 4;
-    const h = this.hands;
-    const all = h[s] | h[4 + s] | h[8 + s];
-    return s * 16 + popcount(all >>> ((card & 15) + 1));
-  }
-
-  /** The card a stored lead names in this position, or -1. */
-  private cardOfLead(lead: number): number {
-    if (lead < 0) return -1;
-    const s = lead >> 4;
-    const h = this.hands;
-    let all = h[s] | h[4 + s] | h[8 + s];
-    for (let above = lead & 15; above > 0 && all !== 0; above--) all ^= 1 << (31 - Math.clz32(all));
-    return all === 0 ? -1 : s * 16 + (31 - Math.clz32(all));
-  }
-
   /** The cards of the trick in progress in one suit, as a rank mask. */
   private trickMask(suit: number): number {
     let m = 0;
-    for (let i = this.ply - this.trickLength; i < this.ply; i++) if (this.played[i] >> 4 === suit) m |= 1 << (this.played[i] & 15);
+    for (let i = this.ply - this.trickLength; i < this.ply; i++) if (suitOf(this.played[i]) === suit) m |= 1 << rankOf(this.played[i]);
     return m;
   }
 
@@ -479,13 +318,13 @@ export class Search {
 
   /** The cards of the run `card` heads: mine, below it, with no separator in between. */
   private equivalents(seat: number, card: number): number[] {
-    const s = card >> 4;
+    const s = suitOf(card);
     const mine = this.hands[seat * 4 + s];
     const sep = this.separators(seat, s);
     const out = [card];
-    for (let r = (card & 15) - 1; r >= 0; r--) {
+    for (let r = rankOf(card) - 1; r >= 0; r--) {
       if (sep & (1 << r)) break;
-      if (mine & (1 << r)) out.push(s * 16 + r);
+      if (mine & (1 << r)) out.push(cardOf(s, r));
     }
     return out;
   }
@@ -496,7 +335,7 @@ export class Search {
    */
   private generate(seat: number, base: number, tableBest: number): number {
     const trickStart = this.ply - this.trickLength;
-    const led = this.trickLength === 0 ? -1 : this.played[trickStart] >> 4;
+    const led = this.trickLength === 0 ? -1 : suitOf(this.played[trickStart]);
     const suits = playableSuits(this.heldSuits(seat), led, this.trump, this.mustTrump);
     let n = 0;
     for (let s = 0; s < 4; s++) {
@@ -514,7 +353,7 @@ export class Search {
         }
         if (inRun) continue;
         inRun = true;
-        this.moves[base + n++] = s * 16 + r;
+        this.moves[base + n++] = cardOf(s, r);
       }
     }
     if (n > 1) this.order(seat, base, n, led, trickStart, tableBest);
@@ -523,7 +362,7 @@ export class Search {
 
   /** Sorts the moves at moves[base..base + n] best-looking first. (A forced card needs no ordering.) */
   private order(seat: number, base: number, n: number, led: number, trickStart: number, tableBest: number): void {
-    const preferred = led < 0 ? this.cardOfLead(tableBest) : -1;
+    const preferred = led < 0 ? cardOfLead(this.hands, tableBest) : -1;
     let winning = -1;
     let winner = -1;
     if (led >= 0) {
@@ -537,70 +376,12 @@ export class Search {
       this.scores[i] =
         card === preferred
           ? 1 << 30
-          : (led < 0 ? this.leadScore(seat, card, this.separators(seat, card >> 4), maxing) : this.followScore(seat, card, winning, winner, maxing)) * HISTORY_ROOM +
+          : (led < 0
+              ? leadScore(this.hands, this.trump, this.counted, seat, card, this.separators(seat, suitOf(card)), maxing)
+              : followScore(this.trump, this.counted, this.trickLength, seat, card, winning, winner, maxing)) *
+              HISTORY_ROOM +
             Math.min(HISTORY_ROOM - 1, this.history[seat * 64 + card]);
     }
-    this.sortMoves(base, n);
-  }
-
-  /** Is a trick taken by `winner` good for the side of `seat`? */
-  private goodFor(maxing: number, winner: number): boolean {
-    return maxing ? winner === this.counted : winner !== this.counted;
-  }
-
-  /**
-   * How promising a lead looks for the leader's side: a trick the side surely takes first when it
-   * wants tricks, last when it does not; a suit the other side can ruff is avoided, one a friend can
-   * ruff or win with a higher card is led low to it.
-   */
-  private leadScore(seat: number, card: number, sep: number, maxing: number): number {
-    const s = card >> 4;
-    const r = card & 15;
-    const h = this.hands;
-    const trump = this.trump;
-    const next = (seat + 1) % 3;
-    const last = (seat + 2) % 3;
-    const wantsTricks = this.goodFor(maxing, seat);
-    if (trump >= 0 && s !== trump) {
-      const ruffsNext = h[next * 4 + s] === 0 && h[next * 4 + trump] !== 0;
-      const ruffsLast = h[last * 4 + s] === 0 && h[last * 4 + trump] !== 0;
-      if ((ruffsNext && !this.goodFor(maxing, next)) || (ruffsLast && !this.goodFor(maxing, last))) return -500 - r;
-      if (ruffsNext || ruffsLast) return 800 - r;
-    }
-    if (sep >>> (r + 1) === 0) return wantsTricks ? 1000 + r : -1000 + r;
-    // the other seat holding the suit's highest card takes the trick, unless the third ruffs
-    const hiNext = h[next * 4 + s];
-    const hiLast = h[last * 4 + s];
-    const taker = hiNext > hiLast ? next : last;
-    if (this.goodFor(maxing, taker) && !(wantsTricks && taker === seat)) return 600 - r;
-    return wantsTricks ? -r : 100 - r;
-  }
-
-  private followScore(seat: number, card: number, winning: number, winner: number, maxing: number): number {
-    const r = card & 15;
-    const takes = beatsCard(card, winning, this.trump);
-    const outcome = takes ? seat : winner;
-    if (this.trickLength === 2) return (this.goodFor(maxing, outcome) ? 1000 : 0) - r;
-    if (takes && this.goodFor(maxing, seat)) return 500 + r;
-    // ducking: a seat that wants the trick to go elsewhere keeps its low cards for later
-    if (!takes && this.goodFor(maxing, winner)) return this.goodFor(maxing, seat) ? 400 - r : 400 + r;
-    return -r;
-  }
-
-  private sortMoves(base: number, n: number): void {
-    const moves = this.moves;
-    const scores = this.scores;
-    for (let i = base + 1; i < base + n; i++) {
-      const m = moves[i];
-      const s = scores[i];
-      let j = i - 1;
-      while (j >= base && scores[j] < s) {
-        moves[j + 1] = moves[j];
-        scores[j + 1] = scores[j];
-        j--;
-      }
-      moves[j + 1] = m;
-      scores[j + 1] = s;
-    }
+    sortMoves(this.moves, this.scores, base, n);
   }
 }

@@ -1,5 +1,5 @@
 // The edge of the solver: card codes in, card codes out, input checked once. The search inside works
-// on numbers (search.ts).
+// on libs/rules' card numbers (search.ts), converted here by the rules' parseCard and cardCode.
 import {
   type Card,
   type Contract,
@@ -12,12 +12,14 @@ import {
   fromCards,
   legalPlays,
   parseCard,
+  rankOf,
   sortCodes,
+  suitOf,
   toCodes,
 } from '@bismarck/rules';
 import { Search } from './search';
-export { SolverBudgetExceeded } from './search';
 import { Table } from './table';
+export { SolverBudgetExceeded } from './types';
 
 /** A moment of a deal's card play, every hand face up. */
 export interface Position {
@@ -96,7 +98,7 @@ export const solve = (position: Position, options: SolveOptions = {}): Solved =>
     },
     table,
   ).solve(options.cards ?? true, options.remember ?? false);
-  const byCode = new Map(solution.cards.map(({ card, tricks }) => [toCode(card), tricks]));
+  const byCode = new Map(solution.cards.map(({ card, tricks }) => [cardCode(card), tricks]));
   return {
     tricks: solution.tricks,
     cards: sortCodes([...byCode.keys()]).map((card) => ({ card, tricks: byCode.get(card)! })),
@@ -104,11 +106,6 @@ export const solve = (position: Position, options: SolveOptions = {}): Solved =>
   };
 };
 
-const toCode = (card: number): Card => cardCode((card >> 4) * 13 + (card & 15));
-const toInternal = (code: Card): number => {
-  const id = parseCard(code);
-  return ((id / 13) | 0) * 16 + (id % 13);
-};
 
 const refuse = (message: string): never => {
   throw new RuleViolation('VALIDATION_FAILED', message);
@@ -145,11 +142,11 @@ const checked = (p: Position) => {
   const hands = new Int32Array(12);
   held.forEach((hand, seat) => {
     for (const code of hand) {
-      const c = toInternal(code);
-      hands[seat * 4 + (c >> 4)] |= 1 << (c & 15);
+      const c = parseCard(code);
+      hands[seat * 4 + suitOf(c)] |= 1 << rankOf(c);
     }
   });
-  return { hands, trick: p.trick.map((played) => toInternal(played.card)), leader, trump: p.trump === null ? -1 : SUITS.indexOf(p.trump) };
+  return { hands, trick: p.trick.map((played) => parseCard(played.card)), leader, trump: p.trump === null ? -1 : SUITS.indexOf(p.trump) };
 };
 
 /** The seats yet to play to this trick hold one card more than those that have played. */

@@ -1,5 +1,5 @@
 // The solver against plain minimax on small random endings, hand-made positions with known values,
-// the search's trick winner against libs/rules, and refusals of impossible positions.
+// the bounds' trump matching, and refusals of impossible positions.
 import fc from 'fast-check';
 import {
   type Card,
@@ -18,7 +18,7 @@ import {
   trickWinner,
 } from '@bismarck/rules';
 import { type Position, type SolveOptions, SolverBudgetExceeded, solve } from '../src';
-import { trumpTricks, winningIndex } from '../src/search';
+import { trumpTricks } from '../src/bounds';
 import { minimax } from './minimax';
 
 const RUNS = Number(process.env.SOLVER_PROPERTY_RUNS ?? 300);
@@ -231,23 +231,6 @@ describe('solve, options', () => {
     expect(remembered.map((s) => s.tricks)).toEqual(fresh.map((s) => s.tricks));
     const work = (solves: { nodes: number }[]) => solves.reduce((sum, s) => sum + s.nodes, 0);
     expect(work(remembered)).toBeLessThan(work(fresh));
-  });
-});
-
-describe("the search's trick winner", () => {
-  const internal = (code: Card) => ((parseCard(code) / 13) | 0) * 16 + (parseCard(code) % 13);
-  const trickArb = fc.record({ seed: fc.integer(), length: fc.integer({ min: 1, max: 3 }), trump: fc.integer({ min: -1, max: 3 }) });
-
-  it('agrees with trickWinner on who takes a trick, over its own card numbers', () => {
-    fc.assert(
-      fc.property(trickArb, ({ seed, length, trump }) => {
-        const trick = shuffled(freshDeck(), mulberry32(seed))
-          .slice(0, length)
-          .map((card, i) => ({ seat: i as Seat, card }));
-        expect(winningIndex(trick.map((c) => internal(c.card)), 0, length, trump)).toBe(trickWinner(trick, trump));
-      }),
-      { numRuns: 500 },
-    );
   });
 });
 
