@@ -3,7 +3,7 @@
 //   npm run -s build && node dist/bench/bot-flood.js     (BENCH_FLOOD=40 BENCH_MOVES=40 to change;
 //   BENCH_API_MAIN=<another build's dist/apps/api/src/main.js> measures that build)
 // The api runs on the embedded database in memory, with the default BOT_THREADS (1).
-import { chooseAction, type BotView } from '@bismarck/bots';
+import { chooseAction, requestOf, type BotView } from '@bismarck/bots';
 import { benchSettings, Connection, round, startServer, type Reply } from './common';
 
 const { num, setting } = benchSettings();
@@ -36,7 +36,7 @@ async function main_(): Promise<void> {
       const view = await call<BotView & { status: string }>('GET', `/api/matches/${m.id}/view`, token);
       if (view.status === 'finished') break;
       // The person plays as the greedy bot would: what is measured is the bots' answer.
-      const action = chooseAction(view, 'greedy');
+      const action = requestOf(chooseAction(view, 'greedy'));
       if (!action) {
         await new Promise((resolve) => setTimeout(resolve, 5));
         continue;

@@ -28,7 +28,7 @@
 import { availableParallelism } from 'node:os';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { chooseAction, type BotView } from '@bismarck/bots';
+import { chooseAction, requestOf, type BotView } from '@bismarck/bots';
 import {
   benchSettings,
   Connection,
@@ -205,7 +205,7 @@ async function setUp(m: Clocked, http: Http): Promise<boolean> {
   for (const route of ['contract', 'discard'] as const) {
     const view = await call<BotView & { version: number }>(http, 'view', 'GET', `/api/matches/${m.id}/view`, { token });
     if (!view) return false;
-    const action = view.legal ? chooseAction(view, 'greedy') : null;
+    const action = view.legal ? requestOf(chooseAction(view, 'greedy')) : null;
     if (action?.route !== route) {
       refused('view', `expected ${route}, the view offers ${action?.route ?? 'nothing'}`);
       return false;

@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { chooseAction, type BotView } from '@bismarck/bots';
+import { chooseAction, requestOf, type BotView } from '@bismarck/bots';
 import { benchSettings, Connection, embedded, loadAverage, logger, openScratchDatabase, round, serverUrl, sleep, startBenchApi, wallMs, type Reply } from './common';
 
 const { num, setting } = benchSettings('DRILL_');
@@ -117,7 +117,7 @@ class Load {
       }
       const token = tokens[state.turn];
       const view = ok<BotView>(await c.request('GET', `/api/matches/${id}/view`, token), 'view');
-      const action = chooseAction(view, 'random');
+      const action = requestOf(chooseAction(view, 'random'));
       if (!action) continue;
       const reply = await c.request('POST', `/api/matches/${id}/${action.route}`, token, 'body' in action ? action.body : undefined);
       if (reply.status === 409) continue; // the turn moved meanwhile

@@ -38,7 +38,7 @@
 import { request, type ClientRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { chooseAction, type BotView } from '@bismarck/bots';
+import { chooseAction, requestOf, type BotView } from '@bismarck/bots';
 import { benchSettings, Connection, embedded, loadAverage, logger, openScratchDatabase, round, serverUrl, sleep, sseFrames, startBenchApi, wallMs, type Reply, type Server } from './common';
 
 const { num, setting } = benchSettings('DRILL_');
@@ -243,7 +243,7 @@ async function playPerson(port: number, address: string, played: Played, stop: (
         played.finished = true;
         break;
       }
-      const action = view.legal ? chooseAction(view, 'greedy') : null;
+      const action = view.legal ? requestOf(chooseAction(view, 'greedy')) : null;
       if (!action) {
         await stream.next(view.version);
         continue;

@@ -342,7 +342,7 @@ describe('bot decisions off the event loop', () => {
       const state = fold(history);
       const seat = ([0, 1, 2] as const).find((s) => legalActions(state, s))!;
       const action = await pool!.run({ strategy: 'greedy', view: seatView(state, seat), history: dealHistory(history) });
-      expect(['contract', 'discard', 'play']).toContain(action.route);
+      expect(['chooseContract', 'discard', 'playCard']).toContain(action.type);
       expect(pool!.threads).toHaveLength(1);
     } finally {
       await pool!.destroy();

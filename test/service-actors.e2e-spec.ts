@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chooseAction, type BotView } from '@bismarck/bots';
+import { chooseAction, requestOf, type BotView } from '@bismarck/bots';
 import { BotRunner } from '../apps/api/src/game/bots/bot-runner.service';
 import { ClockSweeper } from '../apps/api/src/game/clocks/clock-sweeper.service';
 import { MatchCommands } from '../apps/api/src/game/matches/match-commands.service';
@@ -34,7 +34,7 @@ async function clocked(http: Http): Promise<Match> {
 async function moveWithKey(http: Http, match: Match, key: (version: number, seat: number) => string): Promise<number | null> {
   for (const { seat, token } of match.seats) {
     const view = (await http().get(`/api/matches/${match.id}/view`).set(...bearer(token)).expect(200)).body as BotView & { version: number };
-    const action = chooseAction(view, 'greedy');
+    const action = requestOf(chooseAction(view, 'greedy'));
     if (!action || action.route === 'cut') continue;
     const res = await http()
       .post(`/api/matches/${match.id}/${action.route}`)
@@ -111,7 +111,7 @@ describe("the service's own actors", () => {
     for (let i = 0; i < 10 && !laidAway; i++) {
       for (const { token } of match.seats) {
         const view = (await t.http().get(`/api/matches/${match.id}/view`).set(...bearer(token)).expect(200)).body;
-        const action = chooseAction(view, 'greedy');
+        const action = requestOf(chooseAction(view, 'greedy'));
         if (!action || action.route === 'cut') continue;
         const res = await t
           .http()

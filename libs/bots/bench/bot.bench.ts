@@ -19,7 +19,7 @@ import { type Card, type MatchOptions, type Seat, type Triple, mulberry32 } from
 import { SolverBudgetExceeded, solve } from '@bismarck/solver';
 import { randomDeal } from '../../solver/bench/deals';
 import { type LocalMatch, forkMatch, newLocalMatch, playDeal, shuffledDeck } from '../src/local';
-import type { StrategyName } from '../src';
+import { type StrategyName, requestOf } from '../src';
 
 const botDeals = Number(process.env.BENCH_BOT_DEALS ?? 300);
 const solverDeals = Number(process.env.BENCH_SOLVER_DEALS ?? 200);
@@ -90,9 +90,9 @@ const duplicate = () => {
           strategies,
           random: [0, 1, 2].map((s) => mulberry32(seed * 7919 + d * 3 + s)) as Triple<() => number>,
           budgetMs,
-          onStrongDecision: (ms, action) => {
+          onStrongDecision: (ms, move) => {
             decisions.push(ms);
-            byAction[action.route]?.push(ms);
+            byAction[requestOf(move).route]?.push(ms);
           },
         },
         () => deck.slice(),

@@ -3,12 +3,13 @@
 import {
   type BismarckEvent,
   type Card,
-  type Command,
   type MatchOptions,
   type MatchState,
   type Seat,
+  type SeatMove,
   type SeatView,
   type Triple,
+  commandForMove,
   decide,
   evolve,
   freshDeck,
@@ -19,23 +20,7 @@ import {
   visibleEvents,
 } from '@bismarck/rules';
 import { type DealHistory, dealHistory } from './history';
-import { type BotAction, type StrategyName, chooseAction } from './strategy';
-
-/** The command a bot's action stands for (the api's route bodies, as the rules take them). */
-export const commandOf = (action: BotAction, seat: Seat, deck: () => string[]): Command => {
-  switch (action.route) {
-    case 'deal':
-      return { type: 'deal', seat, deck: deck() };
-    case 'cut':
-      return { type: 'cut', seat, cut: action.body.cut };
-    case 'contract':
-      return { type: 'chooseContract', seat, contract: action.body.contract, trump: action.body.trump ?? null };
-    case 'discard':
-      return { type: 'discard', seat, cards: action.body.cards };
-    case 'play':
-      return { type: 'playCard', seat, card: action.body.card };
-  }
-};
+import { type StrategyName, chooseAction } from './strategy';
 
 export interface LocalMatch {
   state: MatchState;
@@ -68,7 +53,7 @@ export interface Seats {
   readonly budgetMs?: number;
   readonly samples?: number;
   /** Called with the time each decision of a `strong` seat took (milliseconds). */
-  readonly onStrongDecision?: (ms: number, action: BotAction) => void;
+  readonly onStrongDecision?: (ms: number, move: SeatMove) => void;
   /** Called before each decision, with what the seat sees (the tests check it). */
   readonly onDecision?: (seat: Seat, view: SeatView, history: DealHistory, match: LocalMatch) => void;
 }
@@ -82,10 +67,10 @@ export const step = (match: LocalMatch, seats: Seats, deck: () => string[]): boo
   seats.onDecision?.(seat, view, history, match);
   const strategy = seats.strategies[seat];
   const start = performance.now();
-  const action = chooseAction(view, strategy, { random: seats.random[seat], history, budgetMs: seats.budgetMs, samples: seats.samples });
-  if (action === null) throw new Error(`seat ${seat} has a legal action and its bot chose none`);
-  if (strategy === 'strong' && action.route !== 'deal') seats.onStrongDecision?.(performance.now() - start, action);
-  const produced = decide(commandOf(action, seat, deck), match.state);
+  const move = chooseAction(view, strategy, { random: seats.random[seat], history, budgetMs: seats.budgetMs, samples: seats.samples });
+  if (move === null) throw new Error(`seat ${seat} has a legal action and its bot chose none`);
+  if (strategy === 'strong' && move.type !== 'deal') seats.onStrongDecision?.(performance.now() - start, move);
+  const produced = decide(commandForMove(seat, move, deck), match.state);
   for (const e of produced) {
     if (e.type === 'DealStarted') match.dealStart = match.events.length;
     match.state = evolve(match.state, e);

@@ -1,12 +1,12 @@
 // Fast card play for the strong bot's rollouts: every hand face up, played to the end by a greedy
 // policy. Thousands of playouts per decision, so the inside works on numbers, as the solver does: a
-// card is suit * 13 + rank (libs/rules' numbering: 0..12 = 2..A), and a hand is four 13-bit masks,
+// card is libs/rules' card number (suit * 13 + rank, 0..12 = 2..A), and a hand is four 13-bit masks,
 // one per suit, in an Int32Array of 12 (seat * 4 + suit). Which suits may be played and which card
-// takes a trick are libs/rules' `playableSuits` and `beats`, called on suit masks, suits and ranks.
+// takes a trick are libs/rules' `playableSuits` and `winningIndex`, called on suit masks and cards.
 import * as rules from '@bismarck/rules';
 // Read once: a call through the import looks the function up on every call in the package's exports
 // (getters, kept by V8 as a dictionary), which also keeps it from being inlined.
-const { beats, playableSuits } = rules;
+const { beatingRanks, cardOf, playableSuits, popcount, rankOf, suitOf, winningIndex } = rules;
 
 /** A deal's card play in progress, every hand known (a sampled world). Mutated by `play`. */
 export interface World {
@@ -23,16 +23,8 @@ export interface World {
   readonly taken: [number, number, number];
 }
 
-export const suitOf = (card: number): number => (card / 13) | 0;
-export const rankOf = (card: number): number => card % 13;
-
 const lowBit = (m: number): number => 31 - Math.clz32(m & -m);
 const highBit = (m: number): number => 31 - Math.clz32(m);
-const popcount = (x: number): number => {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-};
 
 const handSize = (hands: Int32Array, seat: number): number =>
   popcount(hands[seat * 4]) + popcount(hands[seat * 4 + 1]) + popcount(hands[seat * 4 + 2]) + popcount(hands[seat * 4 + 3]);
@@ -46,24 +38,13 @@ export const legalSuits = (w: World, seat: number): number => {
   return playableSuits(held, w.trick.length === 0 ? -1 : suitOf(w.trick[0]), w.trump, w.mustTrump);
 };
 
-/** The index in the trick of the card now winning it. */
-const winningIndex = (trick: number[], trump: number): number => {
-  let best = 0;
-  for (let i = 1; i < trick.length; i++) {
-    const c = trick[i];
-    const b = trick[best];
-    if (beats(suitOf(c), rankOf(c), suitOf(b), rankOf(b), trump)) best = i;
-  }
-  return best;
-};
-
 /** Plays `card` for the seat to play; completes the trick when it is the third card. */
 export const play = (w: World, card: number): void => {
   const seat = turnOf(w);
   w.hands[seat * 4 + suitOf(card)] &= ~(1 << rankOf(card));
   w.trick.push(card);
   if (w.trick.length === 3) {
-    const winner = (w.leader + winningIndex(w.trick, w.trump)) % 3;
+    const winner = (w.leader + winningIndex(w.trick, 0, 3, w.trump)) % 3;
     w.taken[winner]++;
     w.leader = winner;
     w.trick = [];
@@ -77,7 +58,7 @@ const extreme = (w: World, seat: number, suits: number, high: boolean): number =
     const m = suits & (1 << s) ? w.hands[seat * 4 + s] : 0;
     if (!m) continue;
     const r = high ? highBit(m) : lowBit(m);
-    if (best < 0 || (high ? r > rankOf(best) : r < rankOf(best))) best = s * 13 + r;
+    if (best < 0 || (high ? r > rankOf(best) : r < rankOf(best))) best = cardOf(s, r);
   }
   return best;
 };
@@ -93,12 +74,12 @@ export const greedyCard = (w: World): number => {
   const h = seat * 4;
   if (w.trick.length === 0) {
     if (w.pass) return extreme(w, seat, suits, false);
-    for (let s = 0; s < 4; s++) if (s !== trump && w.hands[h + s] & (1 << 12)) return s * 13 + 12;
-    if (trump >= 0 && popcount(w.hands[h + trump]) >= 4) return trump * 13 + highBit(w.hands[h + trump]);
+    for (let s = 0; s < 4; s++) if (s !== trump && w.hands[h + s] & (1 << 12)) return cardOf(s, 12);
+    if (trump >= 0 && popcount(w.hands[h + trump]) >= 4) return cardOf(trump, highBit(w.hands[h + trump]));
     const side = trump >= 0 ? suits & ~(1 << trump) : suits;
     return extreme(w, seat, side || suits, false);
   }
-  const best = w.trick[winningIndex(w.trick, trump)];
+  const best = w.trick[winningIndex(w.trick, 0, w.trick.length, trump)];
   const last = w.trick.length === 2;
   // The cards of each legal suit that beat `best`, as masks.
   let anyWinner = false;
@@ -108,9 +89,7 @@ export const greedyCard = (w: World): number => {
   for (let s = 0; s < 4; s++) {
     if (!(suits & (1 << s))) continue;
     const m = w.hands[h + s];
-    let win = 0;
-    if (s === suitOf(best)) win = m & ~((2 << rankOf(best)) - 1);
-    else if (s === trump) win = m;
+    const win = m & beatingRanks(s, suitOf(best), rankOf(best), trump);
     winners[s] = win;
     losers[s] = m & ~win;
     if (win) anyWinner = true;
@@ -121,7 +100,7 @@ export const greedyCard = (w: World): number => {
     for (let s = 0; s < 4; s++) {
       if (!masks[s]) continue;
       const r = high ? highBit(masks[s]) : lowBit(masks[s]);
-      if (card < 0 || (high ? r > rankOf(card) : r < rankOf(card))) card = s * 13 + r;
+      if (card < 0 || (high ? r > rankOf(card) : r < rankOf(card))) card = cardOf(s, r);
     }
     return card;
   };
@@ -148,7 +127,7 @@ export const playOut = (w: World): [number, number, number] => {
  */
 export const greedyLayAway = (hand: ArrayLike<number>, trump: number, pass: boolean, count = 4): number[] => {
   const cards: number[] = [];
-  for (let s = 0; s < 4; s++) for (let r = 0; r < 13; r++) if (hand[s] & (1 << r)) cards.push(s * 13 + r);
+  for (let s = 0; s < 4; s++) for (let r = 0; r < 13; r++) if (hand[s] & (1 << r)) cards.push(cardOf(s, r));
   const length = (s: number) => popcount(hand[s]);
   const key = pass ? (c: number) => -rankOf(c) : (c: number) => (suitOf(c) === trump ? 100 : 0) + rankOf(c) * 2 + length(suitOf(c));
   return cards.sort((a, b) => key(a) - key(b) || a - b).slice(0, count);

@@ -2,9 +2,11 @@
 // it. Read only from the seat's view and the public history of the deal (history.ts): its own hand,
 // its own lay-away, the table cards, every card played, the voids shown by not following suit, hand
 // sizes. Never from anything its seat may not see.
-import { parseCard, voidsShown } from '@bismarck/rules';
+import * as rules from '@bismarck/rules';
+import type { Suit } from '@bismarck/rules';
 import type { DealHistory } from './history';
-import { rankOf, suitOf } from './playout';
+// Read once: a call through the import looks the function up on every call in the package's exports.
+const { SUITS, parseCard, rankOf, suitOf, voidsShown } = rules;
 
 /** The fields of a seat's view the strong bot reads (libs/rules' SeatView and a client's fit it). */
 export interface KnowledgeView {
@@ -40,8 +42,8 @@ export interface Knowledge {
   readonly gone: readonly number[];
 }
 
-const TRUMP_ID: Record<string, number> = { S: 0, H: 1, D: 2, C: 3 };
-export const trumpId = (trump: string | null | undefined): number => (trump ? (TRUMP_ID[trump] ?? -1) : -1);
+/** The rules' suit number of a view's trump, or -1 for none. */
+export const trumpId = (trump: string | null | undefined): number => (trump ? SUITS.indexOf(trump as Suit) : -1);
 
 /**
  * The plays of the deal in progress: the history's when it is the view's deal and fits the hand sizes,

@@ -1,6 +1,7 @@
 // How a bot chooses among the actions its view says are legal. Pure: the seat's view in, one action out;
 // used by the CLI (apps/cli) and by the service's bot seats.
-import { SUITS, type Contract, type SeatView, type Suit, beats as cardBeats } from '@bismarck/rules';
+import * as rules from '@bismarck/rules';
+import type { Contract, SeatMove, SeatView, Suit } from '@bismarck/rules';
 import type { DealHistory } from './history';
 import { STRONG_DEFAULTS, strongChoice } from './strong';
 
@@ -24,6 +25,9 @@ export type BotView = Pick<SeatView, 'legal' | 'hand' | 'tableCards' | 'contract
   };
 };
 
+/** A bot's decision: the rules' seat move (the api's seat command), sent over HTTP with `requestOf`. */
+export type BotAction = SeatMove;
+
 /** Every strategy a seat may be given (the service validates `{"bot": …}` against this list). */
 export const STRATEGIES = ['random', 'greedy', 'strong'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -46,22 +50,19 @@ export interface BotContext {
   readonly samples?: number;
 }
 
-/** What to send: one request body per route of the api. */
-export type BotAction =
-  | { route: 'deal' }
-  | { route: 'cut'; body: { cut: string } }
-  | { route: 'contract'; body: { contract: Contract; trump?: Suit } }
-  | { route: 'discard'; body: { cards: string[] } }
-  | { route: 'play'; body: { card: string } };
+// Read once: a call through the import looks the function up on every call in the package's exports.
+const { RANKS, SUITS, beatsCard, parseCard, rankOf, suitOf, winningPlay } = rules;
 
-const RANKS = '23456789TJQKA';
-const rank = (card: string): number => RANKS.indexOf(card[0]);
-const suit = (card: string): Suit => card[1] as Suit;
+/** A card's rank (0..12 = 2..A) and suit, by the rules' card numbers. */
+const rank = (card: string): number => rankOf(parseCard(card));
+const suit = (card: string): Suit => SUITS[suitOf(parseCard(card))];
+const [SEVEN, QUEEN, ACE] = [RANKS.indexOf('7'), RANKS.indexOf('Q'), RANKS.indexOf('A')];
 const byRank = (a: string, b: string): number => rank(a) - rank(b);
 const lowest = (cards: string[]): string => cards.slice().sort(byRank)[0];
 const highest = (cards: string[]): string => cards.slice().sort(byRank).at(-1)!;
 
-export function chooseAction(view: BotView, strategy: StrategyName, context: BotContext = {}): BotAction | null {
+/** The seat's move: the rules' seat command (`SeatMove`); an HTTP client sends it with `requestOf` (http.ts). */
+export function chooseAction(view: BotView, strategy: StrategyName, context: BotContext = {}): SeatMove | null {
   const random = context.random ?? Math.random;
   const legal = view.legal;
   if (!legal) return null;
@@ -74,33 +75,35 @@ export function chooseAction(view: BotView, strategy: StrategyName, context: Bot
       ...(context.budgetMs !== undefined ? { budgetMs: context.budgetMs } : {}),
       ...(context.samples !== undefined ? { samples: context.samples } : {}),
     });
-    if (choice?.kind === 'play') return { route: 'play', body: { card: choice.card } };
-    if (choice?.kind === 'discard') return { route: 'discard', body: { cards: choice.cards } };
-    if (choice?.kind === 'contract') return { route: 'contract', body: choice.trump ? { contract: choice.contract, trump: choice.trump } : { contract: choice.contract } };
+    if (choice?.kind === 'play') return { type: 'playCard', card: choice.card };
+    if (choice?.kind === 'discard') return { type: 'discard', cards: choice.cards };
+    if (choice?.kind === 'contract') return { type: 'chooseContract', contract: choice.contract, trump: choice.trump ?? null };
   }
   switch (legal.action) {
     case 'deal':
-      return { route: 'deal' };
+      return { type: 'deal' };
     case 'cut':
-      return { route: 'cut', body: { cut: `bot-${Math.floor(random() * 1e12).toString(36)}` } };
+      return { type: 'cut', cut: `bot-${Math.floor(random() * 1e12).toString(36)}` };
     case 'chooseContract': {
       const contract = strategy !== 'random' ? greedyContract(view, legal.contracts, legal.trumps) : { contract: pick(legal.contracts), trump: pick(legal.trumps) };
-      return { route: 'contract', body: contract.contract === 'trump' ? contract : { contract: contract.contract } };
+      return { type: 'chooseContract', contract: contract.contract, trump: contract.contract === 'trump' ? (contract.trump ?? null) : null };
     }
     case 'discard': {
-      if (strategy === 'random') return { route: 'discard', body: { cards: view.hand.slice().sort(() => random() - 0.5).slice(0, legal.count) } };
-      return { route: 'discard', body: { cards: greedyDiscard(view, legal.count) } };
+      if (strategy === 'random') return { type: 'discard', cards: view.hand.slice().sort(() => random() - 0.5).slice(0, legal.count) };
+      return { type: 'discard', cards: greedyDiscard(view, legal.count) };
     }
     case 'play':
-      return { route: 'play', body: { card: strategy !== 'random' ? greedyPlay(view, legal.cards) : pick(legal.cards) } };
+      return { type: 'playCard', card: strategy !== 'random' ? greedyPlay(view, legal.cards) : pick(legal.cards) };
+    default:
+      return exhaustive(legal);
   }
 }
 
 /** The cards forehand knows when choosing: his hand (informed) and the table cards he will take. */
 function greedyContract(view: BotView, contracts: Contract[], trumps: Suit[]): { contract: Contract; trump?: Suit } {
   const known = [...view.hand, ...view.tableCards];
-  const high = known.filter((c) => rank(c) >= rank('Q')).length / Math.max(known.length, 1);
-  const low = known.filter((c) => rank(c) <= rank('7')).length / Math.max(known.length, 1);
+  const high = known.filter((c) => rank(c) >= QUEEN).length / Math.max(known.length, 1);
+  const low = known.filter((c) => rank(c) <= SEVEN).length / Math.max(known.length, 1);
   const strength = (s: Suit) => known.filter((c) => suit(c) === s).reduce((sum, c) => sum + 1 + rank(c) / 12, 0) / Math.max(known.length, 1);
   const bestTrump = trumps.slice().sort((a, b) => strength(b) - strength(a))[0];
   // Priors from how the contracts usually go, nudged by the cards in sight.
@@ -123,16 +126,16 @@ function greedyDiscard(view: BotView, count: number): string[] {
   return view.hand.slice().sort((a, b) => keepValue(a) - keepValue(b)).slice(0, count);
 }
 
-/** The card now winning the trick (highest trump, else highest of the suit led). */
-function winning(trick: { card: string }[], trump: string | null): string | null {
-  if (trick.length === 0) return null;
-  let best = trick[0].card;
-  for (const { card } of trick.slice(1)) if (beats(card, best, trump)) best = card;
-  return best;
-}
-/** libs/rules' `beats` on card codes. */
-const beats = (card: string, best: string, trump: string | null): boolean =>
-  cardBeats(SUITS.indexOf(suit(card)), rank(card), SUITS.indexOf(suit(best)), rank(best), trump === null ? -1 : SUITS.indexOf(trump as Suit));
+const trumpId = (trump: string | null): number => (trump === null ? -1 : SUITS.indexOf(trump as Suit));
+/** The card now winning the trick (libs/rules' `winningPlay`), or null for none yet. */
+const winning = (trick: readonly { seat: number; card: string }[], trump: string | null): string | null =>
+  trick.length === 0 ? null : trick[winningPlay(trick as readonly rules.PlayedCard[], trumpId(trump))].card;
+/** libs/rules' `beatsCard` on card codes. */
+const beats = (card: string, best: string, trump: string | null): boolean => beatsCard(parseCard(card), parseCard(best), trumpId(trump));
+
+const exhaustive = (value: never): never => {
+  throw new Error(`unknown legal action ${JSON.stringify(value)}`);
+};
 
 function greedyPlay(view: BotView, legal: string[]): string {
   const trump = view.contract === 'pass' || view.contract === 'notrump' ? null : view.trump;
@@ -146,7 +149,7 @@ function greedyPlay(view: BotView, legal: string[]): string {
     return last ? highest(legal) : lowest(legal);
   }
   if (best === null) {
-    const aces = legal.filter((c) => rank(c) === rank('A') && suit(c) !== trump);
+    const aces = legal.filter((c) => rank(c) === ACE && suit(c) !== trump);
     if (aces.length > 0) return aces[0];
     const trumps = legal.filter((c) => suit(c) === trump);
     if (trumps.length >= 4) return highest(trumps);

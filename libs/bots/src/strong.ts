@@ -8,11 +8,14 @@
 //     by the match's quotas and scoring rule; in the modern compendium, less what that contract is
 //     worth on an average deal (each has to be played once: choose the one that gains most now).
 // Inputs: the seat's view and the public history of the deal (history.ts); never another seat's cards.
-import { SUITS, cardCode, parseCard, type Contract, type Suit } from '@bismarck/rules';
+import * as rules from '@bismarck/rules';
+import type { Contract, MatchOptions, Seat, Suit } from '@bismarck/rules';
 import { SolverBudgetExceeded, solve } from '@bismarck/solver';
 import type { DealHistory } from './history';
-import { type World, greedyLayAway, play, playOut, rankOf, suitOf } from './playout';
+import { type World, greedyLayAway, play, playOut } from './playout';
 import { type KnowledgeView, blindKnowledge, knowledgeOf, sampleHands, trumpId } from './sampling';
+// Read once: a call through the import looks the function up on every call in the package's exports.
+const { SUITS, cardCode, cardOf, parseCard, quotaOf, rankOf, seatPoints, suitOf } = rules;
 
 
 /** The fields of a seat's view the strong bot reads. */
@@ -102,7 +105,7 @@ const bestCard = (cards: readonly string[], scores: readonly number[]): string =
 
 const codesOf = (hands: Int32Array, seat: number): string[] => {
   const out: string[] = [];
-  for (let s = 0; s < 4; s++) for (let r = 12; r >= 0; r--) if (hands[seat * 4 + s] & (1 << r)) out.push(cardCode(s * 13 + r));
+  for (let s = 0; s < 4; s++) for (let r = 12; r >= 0; r--) if (hands[seat * 4 + s] & (1 << r)) out.push(cardCode(cardOf(s, r)));
   return out;
 };
 
@@ -155,7 +158,7 @@ const chooseCard = (view: StrongView, legal: readonly string[], settings: Strong
 
 const cardsOfMasks = (masks: ArrayLike<number>, offset = 0): number[] => {
   const out: number[] = [];
-  for (let s = 0; s < 4; s++) for (let r = 0; r < 13; r++) if (masks[offset + s] & (1 << r)) out.push(s * 13 + r);
+  for (let s = 0; s < 4; s++) for (let r = 0; r < 13; r++) if (masks[offset + s] & (1 << r)) out.push(cardOf(s, r));
   return out;
 };
 
@@ -226,11 +229,9 @@ const chooseLayAway = (view: StrongView, count: number, settings: StrongSettings
 
 // ---- the contract ------------------------------------------------------------------------------
 
-/** Forehand's points for `tricks` under the match's scoring (libs/rules scoring, forehand's quota). */
-const forehandPoints = (contract: Contract, tricks: number, scoring: string): number => {
-  const score = contract === 'pass' ? 4 - tricks : tricks - 8;
-  return scoring === 'overOnly' ? Math.max(0, score) : score;
-};
+/** Forehand's points for `tricks` under the match's scoring: libs/rules' points rule, with forehand's quota. */
+const forehandPoints = (contract: Contract, tricks: number, scoring: string, forehand: Seat): number =>
+  seatPoints(scoring as MatchOptions['scoring'], contract, tricks, quotaOf(contract, forehand, forehand));
 
 /**
  * What each contract is worth to forehand on an average deal, as this bot values it (the mean of its
@@ -276,7 +277,7 @@ export const contractValues = (
       const pass = candidate.contract === 'pass';
       const world: World = { hands: hands.slice(), trump, pass, mustTrump: view.options.mustTrump, trick: [], leader: me, taken: [0, 0, 0] };
       for (const c of greedyLayAway(world.hands.subarray(me * 4, me * 4 + 4), trump, pass)) world.hands[me * 4 + suitOf(c)] &= ~(1 << rankOf(c));
-      candidate.value += forehandPoints(candidate.contract, playOut(world)[me], view.options.scoring);
+      candidate.value += forehandPoints(candidate.contract, playOut(world)[me], view.options.scoring, me as Seat);
     }
   });
   for (const candidate of candidates) candidate.value /= Math.max(drawn, 1);

@@ -3,6 +3,7 @@ import {
   type Card,
   type MatchOptions,
   type Seat,
+  type SeatMove,
   type SeatView,
   type Triple,
   fold,
@@ -12,7 +13,7 @@ import {
   visibleEvents,
 } from '@bismarck/rules';
 import { solve } from '@bismarck/solver';
-import { type BotAction, type DealHistory, type StrategyName, STRATEGIES, chooseAction, dealHistory, knowledgeOf, sampleHands } from '../src';
+import { type DealHistory, type StrategyName, STRATEGIES, chooseAction, dealHistory, knowledgeOf, sampleHands } from '../src';
 import { type LocalMatch, newLocalMatch, shuffledDeck, step } from '../src/local';
 
 const codesOf = (hands: Int32Array, seat: number): Card[] => {
@@ -27,7 +28,7 @@ const playMatch = (
   strategies: Triple<StrategyName>,
   seed: number,
   onDecision?: (seat: Seat, view: SeatView, history: DealHistory, match: LocalMatch) => void,
-  onAction?: (view: SeatView, action: BotAction) => void,
+  onAction?: (view: SeatView, action: SeatMove) => void,
 ): LocalMatch => {
   const random = mulberry32(seed);
   const match = newLocalMatch(options, (seed % 3) as Seat);
@@ -41,7 +42,7 @@ const playMatch = (
       last = view;
       onDecision?.(seat, view, history, m);
     },
-    onStrongDecision: (_ms: number, action: BotAction) => onAction?.(last!, action),
+    onStrongDecision: (_ms: number, action: SeatMove) => onAction?.(last!, action),
   };
   while (step(match, seats, () => shuffledDeck(random)));
   return match;
@@ -69,25 +70,26 @@ describe('the strong bot', () => {
       const match = playMatch(options, ['strong', 'random', 'strong'], 11, undefined, (view, action) => {
         const legal = view.legal!;
         checked++;
-        switch (action.route) {
-          case 'play':
+        switch (action.type) {
+          case 'playCard':
             expect(legal.action).toBe('play');
-            expect(legal.action === 'play' && legal.cards).toContain(action.body.card);
+            expect(legal.action === 'play' && legal.cards).toContain(action.card);
             break;
           case 'discard':
             expect(legal.action).toBe('discard');
-            expect(new Set(action.body.cards).size).toBe(4);
-            for (const card of action.body.cards) expect(view.hand).toContain(card);
+            expect(new Set(action.cards).size).toBe(4);
+            for (const card of action.cards) expect(view.hand).toContain(card);
             break;
-          case 'contract':
+          case 'chooseContract':
             expect(legal.action).toBe('chooseContract');
             if (legal.action === 'chooseContract') {
-              expect(legal.contracts).toContain(action.body.contract);
-              if (action.body.contract === 'trump') expect(legal.trumps).toContain(action.body.trump);
+              expect(legal.contracts).toContain(action.contract);
+              if (action.contract === 'trump') expect(legal.trumps).toContain(action.trump);
+              else expect(action.trump).toBeNull();
             }
             break;
           default:
-            expect(['deal', 'cut']).toContain(action.route);
+            expect(['deal', 'cut']).toContain(action.type);
         }
       });
       expect(match.state.status).toBe('finished');
@@ -198,7 +200,7 @@ describe('what it may read', () => {
     playMatch({ mustTrump: true }, ['greedy', 'greedy', 'greedy'], 41, (_seat, view) => {
       if (view.legal?.action !== 'play' || checked >= 60) return;
       const action = chooseAction(view, 'strong', { random: mulberry32(checked), budgetMs: Infinity, samples: 4 });
-      expect(action?.route === 'play' && view.legal.cards.includes(action.body.card)).toBe(true);
+      expect(action?.type === 'playCard' && view.legal.cards.includes(action.card)).toBe(true);
       checked++;
     });
     expect(checked).toBe(60);
@@ -248,8 +250,8 @@ describe('in an ending', () => {
         }
         if (best.size === 0 || !differs) return;
         const action = chooseAction(view, 'strong', { random: mulberry32(seed), history, budgetMs: Infinity, samples: 64 });
-        expect(action?.route).toBe('play');
-        expect([...best]).toContain(action?.route === 'play' && action.body.card);
+        expect(action?.type).toBe('playCard');
+        expect([...best]).toContain(action?.type === 'playCard' && action.card);
         found++;
       });
     }

@@ -2,7 +2,7 @@
 // (Server-Sent Events) in between: no polling.
 import { randomUUID } from 'node:crypto';
 import { ApiError, createBismarckClient, streamMatchEvents, unwrap, type MatchEvent, type SeatView } from '@bismarck/client';
-import { chooseAction, dealHistory, type BotAction, type StrategyName } from '@bismarck/bots';
+import { chooseAction, dealHistory, requestOf, type MoveRequest, type StrategyName } from '@bismarck/bots';
 
 export interface BotOptions {
   readonly url: string;
@@ -54,7 +54,7 @@ export async function runBot(options: BotOptions): Promise<BotResult> {
     for (;;) {
       const current = await view();
       if (strategy === 'strong' && current.legal) await catchUp(current.version);
-      const action = chooseAction(current, strategy, { history: dealHistory(seen), budgetMs: options.budgetMs });
+      const action = requestOf(chooseAction(current, strategy, { history: dealHistory(seen), budgetMs: options.budgetMs }));
       if (!action) return current;
       try {
         await send(action, current.version);
@@ -68,7 +68,7 @@ export async function runBot(options: BotOptions): Promise<BotResult> {
     }
   };
 
-  const send = async (action: BotAction, version: number): Promise<void> => {
+  const send = async (action: MoveRequest, version: number): Promise<void> => {
     const params = { path, header: { 'If-Match': `"${version}"`, 'Idempotency-Key': randomUUID() } };
     switch (action.route) {
       case 'deal':
@@ -98,7 +98,7 @@ export async function runBot(options: BotOptions): Promise<BotResult> {
   return { seat: latest.seat, actions, view: latest };
 }
 
-function describe(action: BotAction): string {
+function describe(action: MoveRequest): string {
   switch (action.route) {
     case 'deal':
       return 'deals';

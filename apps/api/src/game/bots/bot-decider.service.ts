@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { join } from 'node:path';
 import type { Piscina } from 'piscina';
-import type { BotAction } from '@bismarck/bots';
+import type { SeatMove } from '@bismarck/rules';
 import { appConfig } from '../../platform/config/app.config';
 import { workerPool } from '../../platform/workers/worker-pool';
 import { decideBot, underLoad, type BotTask } from './bot-decision';
@@ -50,7 +50,7 @@ export class BotDecider implements OnModuleDestroy {
    * The bot's move for `turn` (a match with people goes before matches of bots only); it comes
    * round-robin by the person it is played for, then by match.
    */
-  decide(task: BotTask, turn: Turn): Promise<BotAction | null> {
+  decide(task: BotTask, turn: Turn): Promise<SeatMove | null> {
     // A decision that costs next to nothing (a random or greedy bot, a stand-in rushed or out of time)
     // is made here at once: its turn in the queue and a round trip to a thread would cost more than it,
     // and a thousand stand-ins after a thousand timeouts would wait behind each other's round trips.
@@ -59,7 +59,7 @@ export class BotDecider implements OnModuleDestroy {
     const pool = this.pool;
     return this.queue.run(turn, (load) => {
       const loaded = underLoad(task, turn, load);
-      return pool ? (pool.run(loaded) as Promise<BotAction | null>) : Promise.resolve().then(() => decideBot(loaded));
+      return pool ? (pool.run(loaded) as Promise<SeatMove | null>) : Promise.resolve().then(() => decideBot(loaded));
     });
   }
 

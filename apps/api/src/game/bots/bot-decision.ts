@@ -1,8 +1,8 @@
 // One bot decision, as a pure function of what the bot's seat may see: run in a worker thread
 // (bot-decider.worker.ts) or, without one, in the api's own thread.
 import { randomBytes } from 'node:crypto';
-import { chooseAction, STRONG_DEFAULTS, type BotAction, type DealHistory, type StrategyName } from '@bismarck/bots';
-import type { SeatView } from '@bismarck/rules';
+import { chooseAction, STRONG_DEFAULTS, type DealHistory, type StrategyName } from '@bismarck/bots';
+import type { SeatMove, SeatView } from '@bismarck/rules';
 import type { Load, Turn } from './fair-queue';
 
 /** What the strong bot may spend on one decision: deals drawn at most, and milliseconds. */
@@ -71,5 +71,5 @@ export function underLoad(task: BotTask, turn: Turn, load: Load, now = Date.now(
  */
 const secureRandom = (): number => randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
 
-export const decideBot = (task: BotTask): BotAction | null =>
+export const decideBot = (task: BotTask): SeatMove | null =>
   chooseAction(task.view, task.strategy, { random: secureRandom, history: task.history, ...task.budget });

@@ -86,21 +86,8 @@ export function personOf(matchId: string, state: MatchState, creator?: string): 
   return account ? `player:${account}` : (creator ?? `match:${matchId}`);
 }
 
-/** The seat command a bot's action stands for. */
-const seatCommand = (action: BotAction): SeatCommand => {
-  switch (action.route) {
-    case 'deal':
-      return { type: 'deal' };
-    case 'cut':
-      return { type: 'cut', cut: action.body.cut };
-    case 'contract':
-      return { type: 'chooseContract', contract: action.body.contract, trump: action.body.trump ?? null };
-    case 'discard':
-      return { type: 'discard', cards: action.body.cards };
-    case 'play':
-      return { type: 'playCard', card: action.body.card };
-  }
-};
+/** The seat command a bot's action stands for: the bot decides in the rules' seat moves, the api's seat commands. */
+const seatCommand = (action: BotAction): SeatCommand => action;
 
 /** What a seat's bot decides from, and nothing more: the seat's view and the deal's log redacted for it. */
 const seatTask = (known: KnownMatch, seat: Seat, strategy: StrategyName): BotTask => ({
@@ -320,7 +307,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
         // Answered but not appended here (another instance made the same move with the same key, and
         // this is its first answer): the fold handed over is behind the log, so read on from the log.
         if ((this.known.get(matchId)?.folded.version ?? 0) <= version) this.known.doubt(matchId);
-        this.logger.debug(`match ${matchId}: ${standIn ? 'the stand-in of seat' : 'bot seat'} ${seat} (${strategy}) did ${action.route} at version ${version}`);
+        this.logger.debug(`match ${matchId}: ${standIn ? 'the stand-in of seat' : 'bot seat'} ${seat} (${strategy}) did ${action.type} at version ${version}`);
       } catch (err) {
         if (!lostRace(err)) throw err;
         lost++;
