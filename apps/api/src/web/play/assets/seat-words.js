@@ -15,16 +15,10 @@ export function seatName(seats, seat) {
   return seats.filter((s) => s.name === own).length > 1 ? t('seat-twin', { name: own, seat }) : own;
 }
 
-/** The tricks a seat must take (or, in pass, may take at most), or null before the contract. @param {SeatView} view @param {number} seat */
-function quota(view, seat) {
-  if (!view.contract || view.forehand === null) return null;
-  if (view.contract === 'pass') return view.forehand === seat ? 4 : 6;
-  return view.forehand === seat ? 8 : 4;
-}
-
-/** A seat's tricks against its quota, and its total. @param {SeatView} view @param {number} seat */
+/** A seat's tricks against its quota (the view's, as the rules set it), and its total. @param {SeatView} view @param {number} seat */
 export function tally(view, seat) {
-  const q = quota(view, seat);
+  // null before the contract (or in a view stored before views carried quotas): no quota to show.
+  const q = view.quotas?.[seat] ?? null;
   // In pass the quota is a ceiling ("at most 6"), elsewhere a goal ("3 of 8").
   const contract = q === null ? 'none' : view.contract === 'pass' ? 'pass' : 'other';
   return t('tally', { contract, taken: view.tricksTaken[seat], quota: q ?? 0, total: view.totals[seat] });
