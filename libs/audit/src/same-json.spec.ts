@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sameJson } from './audit';
+import { sameJson } from './same-json';
 
 // The audit compares each event the rules produce with the logged one as JSON (keys in any order):
 // sameJson must say exactly what comparing the two JSON texts, keys sorted, says.
