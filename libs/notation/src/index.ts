@@ -1,2 +1,4 @@
 // libs/notation: the plain-text match notation (docs/notation.md). Pure: it imports only @bismarck/rules.
-export { toNotation, fromNotation, NotationError, NOTATION_MAGIC } from './notation';
+export { NotationError, NOTATION_MAGIC } from './format';
+export { toNotation } from './write';
+export { fromNotation } from './parse';
