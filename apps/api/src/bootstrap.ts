@@ -16,7 +16,7 @@ import { edgeConfig, type EdgeConfig } from './platform/config/edge.config';
 import { CONTACT, LICENSE } from './web/docs/about';
 import { methodNotAllowed } from './platform/edge/allowed-methods';
 import { applyEdge, contentPolicy } from './platform/edge/edge';
-import { PlayersService } from './accounts/players/players.service';
+import { PlayerCredentials } from './accounts/players/player-credentials.service';
 import { GracefulExpressAdapter } from './platform/edge/http-adapter';
 import { jsonBody } from './platform/edge/json-body';
 import { requestLog } from './platform/edge/request-log';
@@ -51,7 +51,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   if (!options.quiet) app.useLogger(app.get(PinoNestLogger));
   app.disable('x-powered-by');
   app.use(requestLog(app.get<symbol, Pino>(PINO)));
-  const players = app.get(PlayersService);
+  const players = app.get(PlayerCredentials);
   applyEdge(app, app.get<string | symbol, EdgeConfig>(edgeConfig.KEY), (token) => players.playerForLimits(token), adapter.routes);
   const config = app.get<string | symbol, AppConfig>(appConfig.KEY);
   if (config.adminToken === null) app.use('/api/admin', adminRoutesOff);

@@ -13,7 +13,7 @@ export { notForkable, type CopiedShuffle } from './fork';
 export { recordedMove } from './recorded';
 export { legalActions, legalPlays, trickWinner, winningPlay } from './legal';
 export { playableSuits, voidsShown, beats, beatsCard, beatingRanks, winningIndex } from './trick';
-export { commandForMove } from './moves';
+export { commandForMove, orderOf } from './moves';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';
 export { deckKey, cutterOf, CUT_RULE, CUT_MAX_LENGTH, normalCut, dealToReveal } from './fairness';

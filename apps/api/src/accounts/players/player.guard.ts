@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { bearerToken } from '../../platform/edge/caller';
 import { ProblemException } from '../../platform/problem/problem';
 import { looksLikeJwt } from './oidc';
-import { PlayersService } from './players.service';
+import { PlayerCredentials } from './player-credentials.service';
 
 type WithPlayer = Request & { player?: string };
 
@@ -13,7 +13,7 @@ type WithPlayer = Request & { player?: string };
  */
 @Injectable()
 export class PlayerGuard implements CanActivate {
-  constructor(private readonly players: PlayersService) {}
+  constructor(private readonly players: PlayerCredentials) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<WithPlayer>();

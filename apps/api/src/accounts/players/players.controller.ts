@@ -7,7 +7,8 @@ import { ProblemException } from '../../platform/problem/problem';
 import { CurrentPlayer, PlayerGuard } from './player.guard';
 import { CreatePlayerDto, PLAYER_ID, PlayerCreatedDto, PlayerMatchesQueryDto, PlayerMatchListDto, PlayerProfileDto, PlayerTokenDto, RenamePlayerDto } from './players.dto';
 import { PageQueryDto } from '../../platform/http/page-query.dto';
-import { PlayersService, type NewToken, type PlayerCreated, type PlayerMatchPage, type PlayerProfile } from './players.service';
+import { PlayerAccounts, type NewToken, type PlayerCreated } from './player-accounts.service';
+import { PlayerQueries, type PlayerMatchPage, type PlayerProfile } from './player-queries.service';
 
 const UNAUTHORIZED = ['UNAUTHORIZED', 'Unknown or revoked player token.'] as const;
 /** Where the deployment takes its identity provider's JWTs: the provider could not be asked to check one (with `Retry-After`). */
@@ -16,7 +17,10 @@ const PROVIDER_AWAY = ['SERVICE_UNAVAILABLE', 'The identity provider cannot be r
 @ApiTags('players')
 @Controller('api/players')
 export class PlayersController {
-  constructor(private readonly players: PlayersService) {}
+  constructor(
+    private readonly accounts: PlayerAccounts,
+    private readonly queries: PlayerQueries,
+  ) {}
 
   @Post()
   @ApiOperation({
@@ -30,7 +34,7 @@ export class PlayersController {
   @ApiCreatedResponse({ type: PlayerCreatedDto })
   @ApiProblems(['VALIDATION_FAILED', 'name must be 1 to 40 printable characters'], 'RATE_LIMITED')
   create(@Body() body: CreatePlayerDto): Promise<PlayerCreated> {
-    return this.players.register(body.name);
+    return this.accounts.register(body.name);
   }
 
   @Get('me')
@@ -44,7 +48,7 @@ export class PlayersController {
   @ApiOkResponse({ type: PlayerProfileDto })
   @ApiProblems(UNAUTHORIZED, PROVIDER_AWAY)
   me(@CurrentPlayer() id: string): Promise<PlayerProfile> {
-    return this.players.profile(id);
+    return this.queries.profile(id);
   }
 
   @Patch('me')
@@ -60,8 +64,9 @@ export class PlayersController {
   @ApiBody({ type: RenamePlayerDto, examples: { rename: { value: { name: 'Åsa' } } } })
   @ApiOkResponse({ type: PlayerProfileDto })
   @ApiProblems(['VALIDATION_FAILED', 'name must be 1 to 40 printable characters'], UNAUTHORIZED, 'CONCURRENT_UPDATE', PROVIDER_AWAY)
-  rename(@CurrentPlayer() id: string, @Body() body: RenamePlayerDto): Promise<PlayerProfile> {
-    return this.players.rename(id, body.name);
+  async rename(@CurrentPlayer() id: string, @Body() body: RenamePlayerDto): Promise<PlayerProfile> {
+    await this.accounts.rename(id, body.name);
+    return this.queries.profile(id);
   }
 
   @Delete('me')
@@ -78,7 +83,7 @@ export class PlayersController {
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblems(UNAUTHORIZED, 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   async remove(@CurrentPlayer() id: string): Promise<void> {
-    await this.players.delete(id);
+    await this.accounts.delete(id);
   }
 
   @Get('me/matches')
@@ -94,7 +99,7 @@ export class PlayersController {
   @ApiOkResponse({ type: PlayerMatchListDto })
   @ApiProblems(UNAUTHORIZED, ['VALIDATION_FAILED', 'status must be one of the following values: playing, finished'], PROVIDER_AWAY)
   myMatches(@CurrentPlayer() id: string, @Query() query: PlayerMatchesQueryDto): Promise<PlayerMatchPage> {
-    return this.players.matches(id, query.status, query.limit ?? 20, query.cursor);
+    return this.queries.matches(id, query.status, query.limit ?? 20, query.cursor);
   }
 
   @Post('me/tokens')
@@ -110,7 +115,7 @@ export class PlayersController {
   @ApiCreatedResponse({ type: PlayerTokenDto })
   @ApiProblems(UNAUTHORIZED, ['TOO_MANY_TOKENS', 'a player holds at most 20 tokens: revoke one first'], 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   issueToken(@CurrentPlayer() id: string): Promise<NewToken> {
-    return this.players.issueToken(id);
+    return this.accounts.issueToken(id);
   }
 
   @Delete('me/tokens/:tokenId')
@@ -127,7 +132,7 @@ export class PlayersController {
   @ApiProblems(UNAUTHORIZED, ['TOKEN_NOT_FOUND', 'this player has no such token'], 'CONCURRENT_UPDATE', PROVIDER_AWAY)
   async revokeToken(@CurrentPlayer() id: string, @Param('tokenId') tokenId: string): Promise<void> {
     if (!/^tok_[A-Za-z0-9_-]{12}$/.test(tokenId)) throw new ProblemException('TOKEN_NOT_FOUND', 'this player has no such token');
-    await this.players.revokeToken(id, tokenId);
+    await this.accounts.revokeToken(id, tokenId);
   }
 
   @Get(':playerId')
@@ -140,7 +145,7 @@ export class PlayersController {
   @ApiOkResponse({ type: PlayerProfileDto })
   @ApiProblems(['PLAYER_NOT_FOUND', 'There is no player pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a.'])
   player(@Param('playerId') playerId: string): Promise<PlayerProfile> {
-    return this.players.profile(knownShape(playerId));
+    return this.queries.profile(knownShape(playerId));
   }
 
   @Get(':playerId/matches')
@@ -153,7 +158,7 @@ export class PlayersController {
   @ApiOkResponse({ type: PlayerMatchListDto })
   @ApiProblems(['PLAYER_NOT_FOUND', 'There is no player pl-6f1c2f0e-8a8e-4a53-9d4e-2b0f3c1d5e7a.'], ['VALIDATION_FAILED', 'cursor is not one this service handed out.'])
   playerMatches(@Param('playerId') playerId: string, @Query() query: PageQueryDto): Promise<PlayerMatchPage> {
-    return this.players.matches(knownShape(playerId), 'finished', query.limit ?? 20, query.cursor);
+    return this.queries.matches(knownShape(playerId), 'finished', query.limit ?? 20, query.cursor);
   }
 }
 

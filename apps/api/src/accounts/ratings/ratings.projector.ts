@@ -17,17 +17,26 @@
 //   transaction holds); only the ratings and the checkpoint are read inside it.
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventStore, loadCheckpoint, saveCheckpoint, type Checkpoint, type StoredEvent, type Subscription } from '@bismarck/event-store';
+import { EventStore, loadCheckpoint, retrying, saveCheckpoint, type Checkpoint, type RetryPolicy, type StoredEvent, type Subscription } from '@bismarck/event-store';
 import { foldOnto, isLaterThan, RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, readRatings, toDomainEvent, UNBORN, writeRatings } from '@bismarck/projections';
 import { applyInOrder, type RatedMatch } from '@bismarck/ratings';
+import { MatchCache } from '../../platform/cache/match-cache';
+import { CommitFeed } from '../../platform/database/commit-feed';
 
 const BATCH = 200;
 /** The feed is read this often (not on every append's wake-up): ratings follow the log a moment behind. */
 const POLL_MS = 500;
 /** A batch without a rated match writes nothing, but the checkpoint is saved at least this often (a restart re-reads less). */
 const SAVE_EVERY_MS = 5_000;
-/** Times a batch is prepared again when another writer moved the checkpoint meanwhile. */
-const RETRIES = 5;
+/** Another writer (an instance, the rebuild's swap) moved the checkpoint while a batch was prepared. */
+class CheckpointMoved extends Error {}
+
+/** A batch is prepared again from the stored checkpoint when it moved meanwhile, 5 times at most. */
+const CHECKPOINT_MOVED: RetryPolicy = {
+  attempts: 5,
+  retries: (error) => error instanceof CheckpointMoved,
+  exhausted: () => new Error('the ratings checkpoint kept moving: the batch is retried'),
+};
 
 @Injectable()
 export class RatingsProjector implements OnApplicationBootstrap, OnModuleDestroy {
@@ -39,13 +48,20 @@ export class RatingsProjector implements OnApplicationBootstrap, OnModuleDestroy
    */
   private anchor: Checkpoint | undefined;
   private saveDue = 0;
+  /** Matches this process finished, rated from its writer's fold: not read and folded from the log again. */
+  private readonly finishedHere = new MatchCache<{ version: number; rated: RatedMatch | null }>(10_000);
+  private unfollow: (() => void) | undefined;
 
   constructor(
     private readonly store: EventStore,
     private readonly db: DataSource,
+    private readonly commits: CommitFeed,
   ) {}
 
   onApplicationBootstrap(): void {
+    this.unfollow = this.commits.follow(({ matchId, folded }) => {
+      if (folded.state.status === 'finished' && folded.state.rematch === null) this.finishedHere.set(matchId, { version: folded.version, rated: ratedMatchOf(folded.state) });
+    });
     this.subscription = this.store.subscribe({
       name: RATINGS_CHECKPOINT,
       checkpoints: 'manual',
@@ -59,6 +75,7 @@ export class RatingsProjector implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.unfollow?.();
     await this.subscription?.stop();
   }
 
@@ -77,22 +94,19 @@ export class RatingsProjector implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async apply(batch: StoredEvent[], inBatch: RatedMatch[], checkpoint: Checkpoint): Promise<void> {
-    for (let attempt = 0; attempt < RETRIES; attempt++) {
+    await retrying(CHECKPOINT_MOVED, async () => {
       const stored = await loadCheckpoint(this.store.queryable, RATINGS_CHECKPOINT);
       if (!isLaterThan(checkpoint, stored)) return; // applied already (another instance, or before a restart)
       // Usually the stored checkpoint is this instance's anchor: the rated matches since are the batch's.
       const rated = this.anchor && same(stored, this.anchor) ? inBatch : await this.ratedMatches(await this.between(stored, checkpoint));
-      const done = await this.db.transaction(async (tx) => {
+      await this.db.transaction(async (tx) => {
         await tx.query(`SELECT pg_advisory_xact_lock($1)`, [RATINGS_LOCK]);
-        if (!same(await loadCheckpoint(tx, RATINGS_CHECKPOINT), stored)) return false;
+        if (!same(await loadCheckpoint(tx, RATINGS_CHECKPOINT), stored)) throw new CheckpointMoved();
         const current = await readRatings(tx, rated.flatMap((m) => m.seats));
         await writeRatings(tx, applyInOrder(rated, current));
         await saveCheckpoint(tx, RATINGS_CHECKPOINT, checkpoint);
-        return true;
       });
-      if (done) return;
-    }
-    throw new Error('the ratings checkpoint kept moving: the batch is retried');
+    });
   }
 
   /** The feed's events after `from` up to `to`, in commit order. */
@@ -109,16 +123,25 @@ export class RatingsProjector implements OnApplicationBootstrap, OnModuleDestroy
     }
   }
 
-  /** The rated matches among the MatchFinished events, in their (commit) order: each match folded from its log. */
+  /**
+   * The rated matches among the MatchFinished events, in their (commit) order: as this process's writer
+   * folded them, or (finished by another instance, or before a restart) folded from the log.
+   */
   private async ratedMatches(events: readonly StoredEvent[]): Promise<RatedMatch[]> {
     const out: RatedMatch[] = [];
     for (const e of events) {
       if (e.type !== 'MatchFinished') continue;
-      const log = await this.store.readStream(e.streamId, { limit: e.version });
-      const match = ratedMatchOf(foldOnto(UNBORN, log.map(toDomainEvent)).state);
+      const match = await this.rated(e.streamId, e.version);
       if (match) out.push(match);
     }
     return out;
+  }
+
+  private async rated(matchId: string, finishedAt: number): Promise<RatedMatch | null> {
+    const known = this.finishedHere.get(matchId);
+    if (known?.version === finishedAt) return known.rated;
+    const log = await this.store.readStream(matchId, { limit: finishedAt });
+    return ratedMatchOf(foldOnto(UNBORN, log.map(toDomainEvent)).state);
   }
 }
 

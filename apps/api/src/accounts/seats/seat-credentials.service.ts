@@ -9,7 +9,7 @@ import type { Seat } from '@bismarck/rules';
 import { bearerOf } from '../../platform/edge/caller';
 import { ProblemException } from '../../platform/problem/problem';
 import { looksLikeJwt } from '../players/oidc';
-import { PlayersService } from '../players/players.service';
+import { PlayerCredentials } from '../players/player-credentials.service';
 import { hashToken, SEAT_TOKEN_PREFIX } from '../tokens';
 
 export interface IssuedToken {
@@ -38,7 +38,7 @@ export class SeatCredentials {
   constructor(
     store: EventStore,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-    private readonly players: PlayersService,
+    private readonly players: PlayerCredentials,
   ) {
     this.secrets = new SecretReader(store.queryable);
     this.matches = new MatchReader(store.queryable);
@@ -83,7 +83,7 @@ export class SeatCredentials {
   async seatFor(matchId: string, authorization: string | undefined): Promise<Seat | null | typeof NOT_SEATED> {
     if (authorization === undefined || authorization === '') return null;
     const token = bearerOf(authorization);
-    // A JWT has dots and may be long: it goes to PlayersService, never to the seat tokens' lookups.
+    // A JWT has dots and may be long: it goes to PlayerCredentials, never to the seat tokens' lookups.
     if (token !== undefined && looksLikeJwt(token)) {
       const player = await this.players.playerOf(token);
       if (player === null) throw new ProblemException('UNAUTHORIZED', 'Unknown seat token.');

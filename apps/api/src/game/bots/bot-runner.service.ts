@@ -1,14 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BotAction, StrategyName } from '@bismarck/bots';
+import type { StrategyName } from '@bismarck/bots';
 import { dealHistory } from '@bismarck/bots';
 import { EventStore } from '@bismarck/event-store';
 import { matchesAwaitingBots, toDomainEvent, type FoldedMatch } from '@bismarck/projections';
 import { legalActions, RuleViolation, seatView, standInDue, visibleEvents, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
 import { appConfig } from '../../platform/config/app.config';
-import { MatchCommands, serviceMove, type SeatCommand } from '../matches/match-commands.service';
-import { MatchWriter, type FollowUp } from '../matches/match-writer.service';
+import { MatchCommands, serviceMove } from '../matches/match-commands.service';
+import type { FollowUp } from '../matches/match-writer.service';
+import { CommitFeed } from '../../platform/database/commit-feed';
 import { StrongBotMatches } from '../matches/strong-bot-matches';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { ProblemException } from '../../platform/problem/problem';
@@ -86,9 +87,6 @@ export function personOf(matchId: string, state: MatchState, creator?: string): 
   return account ? `player:${account}` : (creator ?? `match:${matchId}`);
 }
 
-/** The seat command a bot's action stands for: the bot decides in the rules' seat moves, the api's seat commands. */
-const seatCommand = (action: BotAction): SeatCommand => action;
-
 /** What a seat's bot decides from, and nothing more: the seat's view and the deal's log redacted for it. */
 const seatTask = (known: KnownMatch, seat: Seat, strategy: StrategyName): BotTask => ({
   strategy,
@@ -103,7 +101,7 @@ const lostRace = (err: unknown): boolean =>
 
 /**
  * Plays the bot seats (docs/bots.md, "Bot seats in the service"). Woken by every append this process
- * commits (MatchWriter.onCommitted, with the writer's fold), it reads on in the log only what it does
+ * commits (the CommitFeed, with the writer's fold), it reads on in the log only what it does
  * not know yet, and while a bot seat may act, decides
  * from that seat's view and the events that seat may see (the rules' own redaction) and sends the
  * move through the same command path as a person's, as a principal of its own (executeAsService): at
@@ -135,7 +133,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly store: EventStore,
-    private readonly writer: MatchWriter,
+    private readonly feed: CommitFeed,
     private readonly commands: MatchCommands,
     private readonly decider: BotDecider,
     private readonly metrics: MetricsService,
@@ -144,7 +142,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.unhook = this.writer.onCommitted(({ matchId, from, events, folded }) => {
+    this.unhook = this.feed.follow(({ matchId, from, events, folded }) => {
       if (!playedHere(folded.state)) return;
       this.known.written(matchId, from, events, folded);
       const acting = serviceSeatToAct(folded.state);
@@ -265,7 +263,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const timedOut = events.find((e) => e.type === 'TurnTimedOut');
     const dueBy = timedOut ? Date.parse(timedOut.data.deadline) + STAND_IN_THINKS_MS : undefined;
     const action = await this.decider.decide(task, { withPeople: true, person: personOf(matchId, after.state, this.strongBots.creatorOf(matchId)), match: matchId, standIn: true, dueBy });
-    return action && !this.stopped ? serviceMove(acting.seat, seatCommand(action), 'standIn', after.version) : null;
+    return action && !this.stopped ? serviceMove(acting.seat, action, 'standIn', after.version) : null;
   }
 
   private async play(matchId: string, entry: { again: boolean }): Promise<void> {
@@ -302,7 +300,7 @@ export class BotRunner implements OnApplicationBootstrap, OnModuleDestroy {
       const action = await this.decider.decide(seatTask(known, seat, strategy), { withPeople: standIn || bots.some((bot) => bot === null), person: personOf(matchId, state, this.strongBots.creatorOf(matchId)), match: matchId, standIn });
       if (!action || this.stopped) return;
       try {
-        await this.commands.executeAsService(matchId, seat, seatCommand(action), standIn ? 'standIn' : 'bot', version);
+        await this.commands.executeAsService(matchId, seat, action, standIn ? 'standIn' : 'bot', version);
         lost = 0;
         // Answered but not appended here (another instance made the same move with the same key, and
         // this is its first answer): the fold handed over is behind the log, so read on from the log.

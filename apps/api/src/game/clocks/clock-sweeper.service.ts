@@ -7,7 +7,7 @@ import { RuleViolation, standInDue } from '@bismarck/rules';
 import { BotRunner } from '../bots/bot-runner.service';
 import { appConfig } from '../../platform/config/app.config';
 import { MatchFolds } from '../matches/match-folds.service';
-import { MatchWriter } from '../matches/match-writer.service';
+import { MatchCommands } from '../matches/match-commands.service';
 import { isDatabaseUnavailable } from '../../platform/problem/database-unavailable';
 import { ProblemException } from '../../platform/problem/problem';
 import { MetricsService } from '../../platform/metrics/metrics.service';
@@ -50,7 +50,7 @@ export class ClockSweeper extends PeriodicSweep {
 
   constructor(
     private readonly store: EventStore,
-    private readonly writer: MatchWriter,
+    private readonly commands: MatchCommands,
     private readonly folds: MatchFolds,
     private readonly bots: BotRunner,
     private readonly metrics: MetricsService,
@@ -118,12 +118,8 @@ export class ClockSweeper extends PeriodicSweep {
       // Only at the version found: a move made since is the person's, and its clock starts again. The
       // stand-in's move goes in the same append (decided on the state the timeout leaves): a timeout
       // and its move cost one write, and many clocks running out together are handled in half the time.
-      await this.writer.handle(id, { type: 'timeOut' }, {
-        expectedVersion: version,
-        answer: () => undefined,
-        // A decision that failed (a worker, a stopping process) leaves the move to the runner.
-        followUp: (after, events) => this.bots.standInAfter(id, after, events).catch(() => null),
-      });
+      // A decision that failed (a worker, a stopping process) leaves the stand-in's move to the runner.
+      await this.commands.timeOut(id, version, (after, events) => this.bots.standInAfter(id, after, events).catch(() => null));
       appended = true;
       return true;
     } catch (err) {
@@ -132,7 +128,7 @@ export class ClockSweeper extends PeriodicSweep {
       return false;
     } finally {
       // A stand-in due and not played (a restart, a wake-up lost, another instance's timeout) is played
-      // now. After this process's own append the runner was told already (MatchWriter.onCommitted).
+      // now. After this process's own append the runner was told already (the CommitFeed).
       if (!appended) this.bots.wake(id);
     }
   }

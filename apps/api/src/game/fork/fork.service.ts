@@ -13,8 +13,7 @@ import {
 } from '@bismarck/rules';
 import { StrongBotMatches } from '../matches/strong-bot-matches';
 import { MatchFolds } from '../matches/match-folds.service';
-import { MatchWriter } from '../matches/match-writer.service';
-import type { MatchCreated } from '../matches/match-commands.service';
+import { MatchCommands, type MatchCreated } from '../matches/match-commands.service';
 import { invalidParameter, ProblemException } from '../../platform/problem/problem';
 import { SeatCredentials } from '../../accounts/seats/seat-credentials.service';
 
@@ -27,7 +26,7 @@ export interface ForkCreated extends Omit<MatchCreated, 'status'> {
 
 /**
  * Forks a finished match at a version (docs/clients.md, "Forking a finished match"): a new seeded
- * match, created by the rules' `forkMatch` through the one write path (MatchWriter) in one append,
+ * match, created by the rules' `forkMatch` through the game's command API (MatchCommands.createFrom) in one append,
  * whose log rests exactly where the original rested after that version. Persons get fresh tokens;
  * bot seats stay bot seats, played by the BotRunner as in any match.
  */
@@ -36,7 +35,7 @@ export class ForkService {
   constructor(
     private readonly store: EventStore,
     private readonly folds: MatchFolds,
-    private readonly writer: MatchWriter,
+    private readonly commands: MatchCommands,
     private readonly credentials: SeatCredentials,
     private readonly strongBots: StrongBotMatches,
   ) {}
@@ -57,15 +56,16 @@ export class ForkService {
     const forkedFrom: ForkedFrom = { matchId: id, version };
     // Only persons get tokens, and fresh ones: nobody but the service acts for a bot seat.
     const issued = this.credentials.issue(([0, 1, 2] as Seat[]).filter((s) => bots[s] === null));
-    const write = (): Promise<ForkCreated> => this.writer
-      .handle<ForkCreated>(forkId, { type: 'forkMatch', matchId: forkId, from: { ...forkedFrom, events } }, {
-        expectedVersion: 0,
-        extra: {
+    const write = (): Promise<ForkCreated> => this.commands
+      .createFrom(
+        { type: 'forkMatch', matchId: forkId, from: { ...forkedFrom, events } },
+        {
           credentials: issued.map((t) => ({ match_id: forkId, seat: t.seat, token_hash: t.hash })),
           // The fork's own seed, for the decks the original never dealt (DealingService); never published.
           secret: { match_id: forkId, seed: newServerSeed() },
         },
-        answer: ({ events: written, version: forkVersion, state }) => {
+      )
+      .then(({ events: written, version: forkVersion, state }): ForkCreated => {
           const first = written[0] as Extract<BismarckEvent, { type: 'MatchCreated' }>;
           return {
             id: forkId,
@@ -78,7 +78,6 @@ export class ForkService {
             bots: ([0, 1, 2] as Seat[]).flatMap((seat) => (bots[seat] === null ? [] : [{ seat, name: players[seat], bot: bots[seat]! }])),
             forkedFrom,
           };
-        },
       })
       .catch((error: unknown) => {
         throw error instanceof RuleViolation && error.code === 'VERSION_NOT_FORKABLE' ? notForkableProblem(events, version) : error;

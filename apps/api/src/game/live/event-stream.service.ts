@@ -3,11 +3,12 @@ import type { ConfigType } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import type { Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
+import { CommitFeed } from '../../platform/database/commit-feed';
 import { edgeConfig } from '../../platform/config/edge.config';
 import { bearerToken, clientAddress } from '../../platform/edge/caller';
 import { invalidParameter, ProblemException } from '../../platform/problem/problem';
 import { MatchFolds, type LoadedMatch } from '../matches/match-folds.service';
-import { endsCredential, isPlayerCredential, PlayersService } from '../../accounts/players/players.service';
+import { endsCredential, isPlayerCredential, PlayerCredentials } from '../../accounts/players/player-credentials.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { PresenceService } from './presence.service';
 import { StreamQuota } from './stream-quota';
@@ -48,16 +49,20 @@ export class EventStreamService implements OnModuleDestroy {
   /** The channels of the matches with open streams in this process. */
   private readonly channels = new Map<string, MatchChannel>();
   private readonly starting = new Map<string, Promise<MatchChannel>>();
+  private readonly unfollow: () => void;
 
   constructor(
     private readonly hub: LiveHub,
     private readonly folds: MatchFolds,
     private readonly store: EventStore,
     private readonly presence: PresenceService,
-    private readonly players: PlayersService,
+    private readonly players: PlayerCredentials,
     @Inject(edgeConfig.KEY) private readonly config: ConfigType<typeof edgeConfig>,
+    commits: CommitFeed,
   ) {
     this.quota = new StreamQuota(config.streamsPerAddress, config.streamsPerToken);
+    // The writer's fold of this process's appends: a channel publishing them need not fold them again.
+    this.unfollow = commits.follow(({ matchId, folded }) => this.channels.get(matchId)?.folded(folded));
   }
 
   async open(matchId: string, viewer: Viewer, { after, parameter }: ResumePoint, req: Request, res: Response): Promise<void> {
@@ -172,6 +177,7 @@ export class EventStreamService implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.unfollow();
     for (const channel of this.channels.values()) channel.close();
   }
 

@@ -147,6 +147,8 @@ export class LiveStream {
  */
 export class MatchChannel {
   private now: FoldedMatch | undefined;
+  /** The match as this process's writer folded it after its latest append here (the CommitFeed), not yet published. */
+  private ahead: FoldedMatch | undefined;
   private readonly audiences: Set<LiveStream>[] = AUDIENCES.map(() => new Set());
   private readonly pending: StoredEvent[] = [];
   private running = false;
@@ -176,6 +178,11 @@ export class MatchChannel {
     this.now = now;
     if (now.state.status === 'finished' && now.state.rematch === null && updatedAt !== undefined) this.awaitRematch({ version: now.version, recordedAt: updatedAt });
     void this.pump();
+  }
+
+  /** The match as this process's writer folded it after an append: the run that ends there is not folded again. */
+  folded(after: FoldedMatch): void {
+    if (!this.closed && after.version > (this.ahead?.version ?? this.now?.version ?? 0)) this.ahead = after;
   }
 
   /** Events of this match from the feed, in version order (possibly with gaps or repeats). */
@@ -267,14 +274,17 @@ export class MatchChannel {
   }
 
   /**
-   * Folds contiguous events (the channel's next versions), then writes them to every stream that waits
-   * for them: one frame per event per audience, each event redacted against the match as of itself.
+   * Folds contiguous events (the channel's next versions), or takes the writer's fold when it ends
+   * where they do, then writes them to every stream that waits for them: one frame per event per
+   * audience, redacted against the match after the run, as a reader of the log would see them now
+   * (nothing a run reveals is secret once it is committed).
    */
   private publish(run: readonly StoredEvent[]): void {
-    const folds: FoldedMatch[] = [];
-    for (const event of run) folds.push((this.now = foldOnto(this.now!, [toDomainEvent(event)])));
     const first = run[0].version;
     const last = run[run.length - 1].version;
+    this.now = this.ahead?.version === last ? this.ahead : foldOnto(this.now!, run.map(toDomainEvent));
+    if (this.ahead && this.ahead.version <= last) this.ahead = undefined;
+    const now = this.now;
     // Only the last of a run can end the streams: nothing follows what ends them.
     const lastEvent = run[run.length - 1];
     const ending = endingAfter(lastEvent, this.rematchWindowMs);
@@ -282,7 +292,7 @@ export class MatchChannel {
     if (lastEvent.type === 'MatchFinished' && !finished) this.awaitRematch(lastEvent);
     this.audiences.forEach((streams, audience) => {
       if (streams.size === 0) return;
-      const frames = run.map((event, i) => frameOf(event, AUDIENCES[audience], folds[i]));
+      const frames = run.map((event) => frameOf(event, AUDIENCES[audience], now));
       if (ending) frames[frames.length - 1] += endFrame(last, ending);
       // Encoded once: every socket of the audience writes the same bytes.
       const all = Buffer.from(frames.join(''));

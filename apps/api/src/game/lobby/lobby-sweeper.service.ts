@@ -4,7 +4,7 @@ import { EventStore } from '@bismarck/event-store';
 import { idleLobbyTables } from '@bismarck/projections';
 import { RuleViolation } from '@bismarck/rules';
 import { appConfig } from '../../platform/config/app.config';
-import { MatchWriter } from '../matches/match-writer.service';
+import { MatchCommands } from '../matches/match-commands.service';
 import { ProblemException } from '../../platform/problem/problem';
 import { PeriodicSweep } from '../../platform/sweeps/periodic-sweep';
 
@@ -19,7 +19,7 @@ const PER_SWEEP = 100;
 export class LobbySweeper extends PeriodicSweep {
   constructor(
     private readonly store: EventStore,
-    private readonly writer: MatchWriter,
+    private readonly commands: MatchCommands,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {
     super('LobbySweeper');
@@ -35,7 +35,7 @@ export class LobbySweeper extends PeriodicSweep {
     for (const { id, version } of await idleLobbyTables(this.store.queryable, this.config.lobbyTtlMs, PER_SWEEP)) {
       try {
         // Only at the version found idle: a seat taken since is a change, and the table stays open.
-        await this.writer.handle(id, { type: 'abandonTable' }, { expectedVersion: version, answer: () => undefined });
+        await this.commands.abandon(id, version);
         abandoned++;
       } catch (err) {
         // Joined (or abandoned) meanwhile: filled (a rule refuses), or changed since it was found idle.

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { bearerToken } from '../../platform/edge/caller';
 import { ProblemException } from '../../platform/problem/problem';
-import { isPlayerCredential, PlayersService } from '../../accounts/players/players.service';
+import { isPlayerCredential, PlayerCredentials } from '../../accounts/players/player-credentials.service';
 import { STRATEGIES } from '@bismarck/bots';
 import { ApiProblems } from '../../platform/http/api-docs';
 import { parseMatchId } from '../../platform/http/match-id';
@@ -16,7 +16,7 @@ import { LobbyService, type BotSeatJoined, type SeatJoined } from './lobby.servi
 export class LobbyController {
   constructor(
     private readonly lobby: LobbyService,
-    private readonly players: PlayersService,
+    private readonly players: PlayerCredentials,
   ) {}
 
   @Post(':seat/join')

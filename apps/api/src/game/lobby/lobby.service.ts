@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Seat } from '@bismarck/rules';
-import { MatchWriter } from '../matches/match-writer.service';
+import { MatchCommands } from '../matches/match-commands.service';
 import { SeatCredentials } from '../../accounts/seats/seat-credentials.service';
 import { defaultBotName } from '../../accounts/names/seat-names.validator';
 
@@ -30,35 +30,19 @@ export interface SeatJoined {
  */
 @Injectable()
 export class LobbyService {
-  constructor(private readonly writer: MatchWriter, private readonly credentials: SeatCredentials) {}
+  constructor(private readonly commands: MatchCommands, private readonly credentials: SeatCredentials) {}
 
   /** `account`: the seat is bound to this player (who joined with a player token; docs/players.md). */
-  join(matchId: string, seat: Seat, name: string, account?: string): Promise<SeatJoined> {
+  async join(matchId: string, seat: Seat, name: string, account?: string): Promise<SeatJoined> {
     const [issued] = this.credentials.issue([seat]);
-    return this.writer.handle<SeatJoined>(matchId, { type: 'joinSeat', seat, name, ...(account !== undefined ? { account } : {}) }, {
-      extra: { credentials: [{ match_id: matchId, seat, token_hash: issued.hash }] },
-      answer: ({ state, version }) => ({
-        id: matchId,
-        version,
-        seat,
-        name,
-        token: issued.token,
-        status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing',
-      }),
-    });
+    const { state, version } = await this.commands.join(matchId, seat, name, { account, tokenHash: issued.hash });
+    return { id: matchId, version, seat, name, token: issued.token, status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing' };
   }
 
   /** An open seat for a bot: SeatJoined with its strategy; the service plays it from then on. */
-  seatBot(matchId: string, seat: Seat, bot: string, name = defaultBotName(bot)): Promise<BotSeatJoined> {
-    return this.writer.handle<BotSeatJoined>(matchId, { type: 'joinSeat', seat, name, bot }, {
-      answer: ({ state, version }) => ({
-        id: matchId,
-        version,
-        seat,
-        name,
-        bot,
-        status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing',
-      }),
-    });
+  async seatBot(matchId: string, seat: Seat, bot: string, name = defaultBotName(bot)): Promise<BotSeatJoined> {
+    const { state, version } = await this.commands.join(matchId, seat, name, { bot });
+    return { id: matchId, version, seat, name, bot, status: state.status === 'awaitingPlayers' ? 'waiting' : 'playing' };
   }
+
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
-import type { AskedOptions, BismarckEvent, MatchOptions, Seat, Triple } from '@bismarck/rules';
+import { orderOf } from '@bismarck/rules';
+import type { AskedOptions, SeatCommand, BismarckEvent, CreateMatch, ForkMatch, MatchOptions, MatchState, Seat, Triple } from '@bismarck/rules';
 import { defaultBotName, type PlayerEntry } from '../../accounts/names/seat-names.validator';
-import { eventView, type EventView } from '@bismarck/projections';
+import { eventView, type EventView, type ProjectionExtras } from '@bismarck/projections';
 import type { AskedCommand } from './dealing.service';
 import { MatchWriter, type FollowUp, type WriteOptions } from './match-writer.service';
 import { SeatCredentials } from '../../accounts/seats/seat-credentials.service';
@@ -10,6 +11,13 @@ import { SeatCredentials } from '../../accounts/seats/seat-credentials.service';
 export interface CommandResult {
   version: number;
   events: EventView[];
+}
+
+/** What one of the game's own commands (a join, a timeout, a fork…) left: the match after it, and its new events. */
+export interface Applied {
+  version: number;
+  state: MatchState;
+  events: readonly BismarckEvent[];
 }
 
 export interface MatchCreated {
@@ -26,14 +34,8 @@ export interface MatchCreated {
   bots: { seat: Seat; name: string; bot: string }[];
 }
 
-export type SeatCommand =
-  | { type: 'deal' }
-  | { type: 'chooseContract'; contract: 'spades' | 'trump' | 'notrump' | 'pass'; trump?: 'S' | 'H' | 'D' | 'C' | null }
-  | { type: 'discard'; cards: string[] }
-  | { type: 'playCard'; card: string }
-  | { type: 'cut'; cut: string }
-  /** Back at the table after being away (turn clocks). */
-  | { type: 'returnToSeat' };
+/** A seat's order as the seat routes take it (the rules' type, which the bots give too). */
+export type { SeatCommand } from '@bismarck/rules';
 
 export interface CommandOptions {
   /** `If-Match`: apply only at this version. */
@@ -62,7 +64,8 @@ export const serviceIdempotency = (actor: ServiceActor, seat: Seat, version: num
 /**
  * The commands of the API as the rules' commands: creation, and each seat's move. Every one is
  * written by the MatchWriter; this service only adds what the rules take as input (ids, the first
- * dealer, tokens for new seats) and shapes the answer.
+ * dealer, tokens for new seats) and shapes the answer. It is the game's one command API: the lobby,
+ * forks, rematches, clocks, bots and sweepers write through it, never around it.
  */
 @Injectable()
 export class MatchCommands {
@@ -107,7 +110,7 @@ export class MatchCommands {
     const key = options.idempotencyKey;
     // Only an Idempotency-Key needs the request's hash.
     const idempotency = key === undefined ? undefined : { scope: `seat:${seat}`, key, requestHash: requestHash(command) };
-    return this.write(matchId, seat, toRulesCommand(seat, command), options.expectedVersion, idempotency);
+    return this.write(matchId, seat, orderOf(seat, command), options.expectedVersion, idempotency);
   }
 
   /**
@@ -117,6 +120,41 @@ export class MatchCommands {
   executeAsService(matchId: string, seat: Seat, command: SeatCommand, actor: ServiceActor, version: number): Promise<CommandResult> {
     const move = serviceMove(seat, command, actor, version);
     return this.write(matchId, seat, move.command, version, move.idempotency);
+  }
+
+  /** A lobby table's open seat taken by a person (its new token's hash kept with it) or by a bot (`bot`: its strategy). */
+  join(matchId: string, seat: Seat, name: string, by: { account?: string; tokenHash: string } | { bot: string }): Promise<Applied> {
+    if ('bot' in by) return this.apply(matchId, { type: 'joinSeat', seat, name, bot: by.bot });
+    return this.apply(matchId, { type: 'joinSeat', seat, name, ...(by.account !== undefined ? { account: by.account } : {}) }, {
+      extra: { credentials: [{ match_id: matchId, seat, token_hash: by.tokenHash }] },
+    });
+  }
+
+  /** A lobby table nobody joined, closed: only at the version it was found idle. */
+  abandon(matchId: string, version: number): Promise<Applied> {
+    return this.apply(matchId, { type: 'abandonTable' }, { expectedVersion: version });
+  }
+
+  /** A turn whose time ran out, found overdue at `version`; its stand-in's move appended with it when `followUp` gives one. */
+  timeOut(matchId: string, version: number, followUp: NonNullable<WriteOptions<Applied>['followUp']>): Promise<Applied> {
+    return this.apply(matchId, { type: 'timeOut' }, { expectedVersion: version, followUp });
+  }
+
+  /** The next match of a finished one, offered by `seat`: the rules take one offer, the rematch's id drawn here. */
+  offerRematch(matchId: string, seat: Seat): Promise<Applied> {
+    return this.apply(matchId, { type: 'offerRematch', seat, matchId: randomUUID() });
+  }
+
+  /**
+   * A match created by the service from another (a rematch: `createMatch` with `rematchOf`; a fork:
+   * `forkMatch`), with its seats' token hashes and, for a fork, its own secret seed.
+   */
+  createFrom(command: CreateMatch | ForkMatch, extra: ProjectionExtras): Promise<Applied> {
+    return this.apply(command.matchId, command, { expectedVersion: 0, extra });
+  }
+
+  private apply(matchId: string, command: AskedCommand, options: Omit<WriteOptions<Applied>, 'answer'> = {}): Promise<Applied> {
+    return this.writer.handle<Applied>(matchId, command, { ...options, answer: ({ version, state, events }) => ({ version, state, events }) });
   }
 
   private write(matchId: string, seat: Seat, asked: AskedCommand, expectedVersion: number | undefined, idempotency: WriteOptions<CommandResult>['idempotency']): Promise<CommandResult> {
@@ -135,7 +173,7 @@ export class MatchCommands {
 
 /** A seat's move made by the service, decided at `version`: the rules' command and its idempotency record. */
 export function serviceMove(seat: Seat, command: SeatCommand, actor: ServiceActor, version: number): FollowUp {
-  const asked = toRulesCommand(seat, command);
+  const asked = orderOf(seat, command);
   return {
     command: actor === 'standIn' ? { ...asked, standIn: true } : asked,
     idempotency: { ...serviceIdempotency(actor, seat, version), requestHash: requestHash(command) },
@@ -144,27 +182,6 @@ export function serviceMove(seat: Seat, command: SeatCommand, actor: ServiceActo
 
 const requestHash = (command: SeatCommand): string => createHash('sha256').update(JSON.stringify(command)).digest('hex');
 
-/** A seat's move as the rules' command (a deal's deck is brought by the dealer, DealingService). */
-function toRulesCommand(seat: Seat, command: SeatCommand): AskedCommand {
-  switch (command.type) {
-    case 'deal':
-      return { type: 'deal', seat };
-    case 'cut':
-      return { type: 'cut', seat, cut: command.cut };
-    case 'chooseContract':
-      return { type: 'chooseContract', seat, contract: command.contract, trump: command.trump ?? null };
-    case 'discard':
-      return { type: 'discard', seat, cards: command.cards };
-    case 'playCard':
-      return { type: 'playCard', seat, card: command.card };
-    case 'returnToSeat':
-      return { type: 'returnToSeat', seat };
-    default: {
-      const unknown: never = command;
-      throw new Error(`unknown command ${JSON.stringify(unknown)}`);
-    }
-  }
-}
 
 /** A seeded match draws its first dealer from the seed too, so that the whole match is reproducible. */
 function firstDealerFromSeed(seed: string): Seat {

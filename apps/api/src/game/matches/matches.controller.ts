@@ -18,7 +18,7 @@ import {
 } from './dto/responses.dto';
 import { MatchCommands, type MatchCreated } from './match-commands.service';
 import { StrongBotMatches } from './strong-bot-matches';
-import { PlayersService } from '../../accounts/players/players.service';
+import { PlayerCredentials } from '../../accounts/players/player-credentials.service';
 import { MatchQueries, type EventPage, type MatchPage } from './match-queries.service';
 import { CurrentSeat, CurrentViewer, SeatGuard, SeatRequired } from '../../accounts/seats/seat.guard';
 import { SEAT_ENTRY } from '../../accounts/names/seat-names.validator';
@@ -30,7 +30,7 @@ export class MatchesController {
   constructor(
     private readonly commands: MatchCommands,
     private readonly queries: MatchQueries,
-    private readonly players: PlayersService,
+    private readonly players: PlayerCredentials,
     private readonly strongBots: StrongBotMatches,
   ) {}
 

@@ -15,6 +15,6 @@ import { MatchesController } from './matches.controller';
   imports: [SeatsModule, PlayersModule],
   controllers: [MatchesController, CommandsController],
   providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, StrongBotMatches, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
-  exports: [MatchWriter, MatchFolds, MatchCommands, MatchQueries, StrongBotMatches, DealingService, MATCH_DECIDER],
+  exports: [MatchFolds, MatchCommands, MatchQueries, StrongBotMatches, DealingService, MATCH_DECIDER],
 })
 export class MatchesModule {}

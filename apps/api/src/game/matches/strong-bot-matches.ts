@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { EventStore, rowsOf } from '@bismarck/event-store';
 import { appConfig } from '../../platform/config/app.config';
 import { bearerToken, clientAddress } from '../../platform/edge/caller';
-import { PlayersService } from '../../accounts/players/players.service';
+import { PlayerCredentials } from '../../accounts/players/player-credentials.service';
 import { ProblemException } from '../../platform/problem/problem';
 
 /** Callers remembered at once (each with at most the cap of match ids); the oldest are forgotten first. */
@@ -28,7 +28,7 @@ export class StrongBotMatches {
 
   constructor(
     private readonly store: EventStore,
-    private readonly players: PlayersService,
+    private readonly players: PlayerCredentials,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {}
 

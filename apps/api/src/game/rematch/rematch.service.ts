@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { publicView, RuleViolation, type MatchState, type Seat, type Triple } from '@bismarck/rules';
 import type { MatchCreated } from '../matches/match-commands.service';
 import { MatchFolds } from '../matches/match-folds.service';
-import { MatchWriter } from '../matches/match-writer.service';
+import { MatchCommands } from '../matches/match-commands.service';
 import { ProblemException } from '../../platform/problem/problem';
 import { SeatCredentials } from '../../accounts/seats/seat-credentials.service';
 
@@ -38,7 +38,7 @@ export interface RematchCreated extends Omit<MatchCreated, 'status' | 'seats'> {
 export class RematchService {
   constructor(
     private readonly folds: MatchFolds,
-    private readonly writer: MatchWriter,
+    private readonly commands: MatchCommands,
     private readonly credentials: SeatCredentials,
   ) {}
 
@@ -52,7 +52,7 @@ export class RematchService {
     const known = await this.folds.load(id);
     if (known?.state.status === 'finished' && known.state.rematch !== null) return known.state;
     try {
-      return await this.writer.handle<Finished>(id, { type: 'offerRematch', seat, matchId: randomUUID() }, { answer: ({ state }) => state as Finished });
+      return (await this.commands.offerRematch(id, seat)).state as Finished;
     } catch (error) {
       if (!(error instanceof RuleViolation) || error.code !== 'REMATCH_OFFERED') throw error;
       // The writer refused it against the log as it is now: the rematch is there.
@@ -72,12 +72,11 @@ export class RematchService {
     const persons = ([0, 1, 2] as Seat[]).filter((s) => bots[s] === null);
     const credentials = await this.credentials.carriedOver(matchId, id, persons);
     try {
-      const written = await this.writer.handle(
-        id,
+      const written = await this.commands.createFrom(
         // An ordinary match, whatever the finished one was (seeded, a fork): provably fair deals.
         // Seats bound to player accounts stay bound: each player's own token acts in the rematch too.
         { type: 'createMatch', matchId: id, players, bots, ...(accounts.some((a) => a !== null) ? { accounts } : {}), options, firstDealer: ((firstDealer + 1) % 3) as Seat, seeded: false, rematchOf: matchId },
-        { expectedVersion: 0, extra: { credentials }, answer: ({ version, state }) => ({ version, state }) },
+        { credentials },
       );
       this.credentials.remember(id, credentials.map((c) => ({ seat: c.seat as Seat, hash: c.token_hash })), true);
       return written;

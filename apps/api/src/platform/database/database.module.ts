@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { openDataSource, postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
+import { CommitFeed } from './commit-feed';
 import { projectionMigrations } from '@bismarck/projections';
 import { appConfig } from '../config/app.config';
 
@@ -18,7 +19,7 @@ export interface DatabaseModuleOptions {
 
 const EVENT_STORE_CLOSER = Symbol('EVENT_STORE_CLOSER');
 
-/** The PostgreSQL connection (real server or embedded), migrated at start, and the event store on it. */
+/** The PostgreSQL connection (real server or embedded), migrated at start, the event store on it, and the feed of this process's commits. */
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -37,6 +38,7 @@ export class DatabaseModule {
         }),
       ],
       providers: [
+        CommitFeed,
         // Concurrent commands to different matches share a statement and a commit (docs/performance.md).
         {
           provide: EventStore,
@@ -46,7 +48,7 @@ export class DatabaseModule {
         },
         { provide: EVENT_STORE_CLOSER, useFactory: (store: EventStore) => new EventStoreCloser(store), inject: [EventStore] },
       ],
-      exports: [EventStore],
+      exports: [EventStore, CommitFeed],
     };
   }
 }
