@@ -13,6 +13,7 @@ export { notForkable, type CopiedShuffle } from './fork';
 export { recordedMove } from './recorded';
 export { legalActions, legalPlays, trickWinner, winningPlay } from './legal';
 export { playableSuits, voidsShown, beats, beatsCard, beatingRanks, winningIndex } from './trick';
+export { packedCard, packedSuit, packedRank, packCard, unpackCard, beatsPacked, winningIndexPacked } from './packed';
 export { commandForMove, orderOf } from './moves';
 export { publicView, seatView, seatOwn, scorecard, changesScorecard, redactEvent, isDealRevealed, nothingSecret, visibleEvents, dealOf } from './views';
 export { SHUFFLE_ALGORITHM, shuffleDeck, newServerSeed, sha256Hex } from './shuffle';

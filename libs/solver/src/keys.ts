@@ -1,8 +1,8 @@
 // How the transposition table (table.ts) names a position and its best lead, read off the hands
-// (rank masks at hands[seat * 4 + suit]). Cards are libs/rules' card numbers (suit * 13 + rank).
+// (rank masks at hands[seat * 4 + suit]). Cards are libs/rules' packed numbers (suit * 16 + rank).
 import * as rules from '@bismarck/rules';
 // Read once: a call through the import looks the function up on every call in the package's exports.
-const { cardOf, popcount, rankOf, suitOf } = rules;
+const { packedCard, packedRank, packedSuit, popcount } = rules;
 
 /** The owners of a suit's held cards, highest first, two bits a card (seat + 1): the table's key. */
 export const suitKey = (h: Int32Array, suit: number): number => {
@@ -29,9 +29,9 @@ export const keyWithout = (key: number, held: number, bit: number): number => {
 
 /** A lead as the table keeps it: suit * 16 + how many held cards of its suit rank above it. */
 export const relativeLead = (h: Int32Array, card: number): number => {
-  const s = suitOf(card);
+  const s = packedSuit(card);
   const all = h[s] | h[4 + s] | h[8 + s];
-  return s * 16 + popcount(all >>> (rankOf(card) + 1));
+  return s * 16 + popcount(all >>> (packedRank(card) + 1));
 };
 
 /** The card a stored lead (`relativeLead`) names in this position, or -1. */
@@ -40,5 +40,5 @@ export const cardOfLead = (h: Int32Array, lead: number): number => {
   const s = lead >> 4;
   let all = h[s] | h[4 + s] | h[8 + s];
   for (let above = lead & 15; above > 0 && all !== 0; above--) all ^= 1 << (31 - Math.clz32(all));
-  return all === 0 ? -1 : cardOf(s, 31 - Math.clz32(all));
+  return all === 0 ? -1 : packedCard(s, 31 - Math.clz32(all));
 };

@@ -1,8 +1,8 @@
 // Move ordering (search.ts `order`): rules of thumb that put the cards likely to settle a node first.
-// Hands are rank masks at hands[seat * 4 + suit]; cards are libs/rules' card numbers (suit * 13 + rank).
+// Hands are rank masks at hands[seat * 4 + suit]; cards are libs/rules' packed numbers (suit * 16 + rank).
 import * as rules from '@bismarck/rules';
 // Read once: a call through the import looks the function up on every call in the package's exports.
-const { beatsCard, rankOf, suitOf } = rules;
+const { beatsPacked, packedRank, packedSuit } = rules;
 
 /** Is a trick taken by `winner` good for a side (`maxing`: the side that wants the counted seat's tricks)? */
 export const goodFor = (maxing: number, winner: number, counted: number): boolean => (maxing ? winner === counted : winner !== counted);
@@ -13,8 +13,8 @@ export const goodFor = (maxing: number, winner: number, counted: number): boolea
  * ruff or win with a higher card is led low to it. `sep`: the cards of the suit the others hold.
  */
 export const leadScore = (h: Int32Array, trump: number, counted: number, seat: number, card: number, sep: number, maxing: number): number => {
-  const s = suitOf(card);
-  const r = rankOf(card);
+  const s = packedSuit(card);
+  const r = packedRank(card);
   const next = (seat + 1) % 3;
   const last = (seat + 2) % 3;
   const wantsTricks = goodFor(maxing, seat, counted);
@@ -47,8 +47,8 @@ export const followScore = (
   winner: number,
   maxing: number,
 ): number => {
-  const r = rankOf(card);
-  const takes = beatsCard(card, winning, trump);
+  const r = packedRank(card);
+  const takes = beatsPacked(card, winning, trump);
   const outcome = takes ? seat : winner;
   if (trickLength === 2) return (goodFor(maxing, outcome, counted) ? 1000 : 0) - r;
   if (takes && goodFor(maxing, seat, counted)) return 500 + r;

@@ -1,7 +1,7 @@
 // The search: null-window alpha-beta on the tricks of one seat, over per-suit bit masks.
 //
-// Inside, a card is libs/rules' card number (suit * 13 + rank, rank 0..12 = 2..A, suit 0..3 = S H D C)
-// and a hand is four 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one
+// Inside, a card is libs/rules' packed number (packed.ts: suit * 16 + rank, rank 0..12 = 2..A, suit
+// 0..3 = S H D C; suit and rank a shift and a mask) and a hand is four 13-bit masks, one a suit, in `hands[seat * 4 + suit]`: following suit is one
 // look-up, and the cards of a suit that nobody else holds between them come out of one scan of three
 // masks. Every question the search answers is a yes/no one, "can the maximisers make the counted seat
 // take at least `need` of the tricks left?", answered with a bound that may go past the question
@@ -9,7 +9,8 @@
 // restored in place: the hot path allocates nothing.
 //
 // Which suits a seat may play and which card takes a trick are libs/rules' `playableSuits` and
-// `winningIndex`, called on suit masks and card numbers: no card is converted and nothing allocated.
+// `winningIndexPacked` / `beatsPacked`, called on suit masks and packed cards: no card is converted
+// and nothing allocated.
 // The bounds that settle a lead without searching are bounds.ts's, the move ordering's rules of thumb
 // ordering.ts's, the table's keys keys.ts's.
 import * as rules from '@bismarck/rules';
@@ -20,7 +21,7 @@ import type { Table } from './table';
 import { type CardValue, type Setup, type Solution, SolverBudgetExceeded } from './types';
 // Read once: a call through the import looks the function up on every call in the package's exports
 // (getters, kept by V8 as a dictionary), which also keeps it from being inlined.
-const { beatsCard, cardOf, playableSuits, popcount, rankOf, suitOf, winningIndex } = rules;
+const { beatsPacked, packedCard, packedRank, packedSuit, playableSuits, popcount, winningIndexPacked } = rules;
 
 export { type CardValue, type Setup, type Solution, SolverBudgetExceeded, trumpTricks };
 
@@ -243,18 +244,18 @@ export class Search {
     const keys = this.keys;
     const table = this.table;
     // the trick so far, once: a card takes it from the card winning it now, or the winner stays
-    const ahead = winningIndex(this.played, this.ply - 2, 2, this.trump);
+    const ahead = winningIndexPacked(this.played, this.ply - 2, 2, this.trump);
     const winning = this.played[this.ply - 2 + ahead];
     for (let i = 0; i < n; i++) {
       const card = this.moves[base + i];
-      const suit = suitOf(card);
-      const bit = 1 << rankOf(card);
+      const suit = packedSuit(card);
+      const bit = 1 << packedRank(card);
       const moved = keyWithout(keys[suit], h[suit] | h[4 + suit] | h[8 + suit], bit);
       const k0 = suit === 0 ? moved : keys[0];
       const k1 = suit === 1 ? moved : keys[1];
       const k2 = suit === 2 ? moved : keys[2];
       const k3 = suit === 3 ? moved : keys[3];
-      const winner = (this.leader + (beatsCard(card, winning, this.trump) ? 2 : ahead)) % 3;
+      const winner = (this.leader + (beatsPacked(card, winning, this.trump) ? 2 : ahead)) % 3;
       const slot = table.find(table.slotOf(k0, k1, k2, k3, winner), k0, k1, k2, k3, winner);
       if (slot < 0) continue;
       const won = winner === this.counted ? 1 : 0;
@@ -276,9 +277,9 @@ export class Search {
   }
 
   private tryCard(seat: number, card: number, need: number): number {
-    const suit = suitOf(card);
+    const suit = packedSuit(card);
     const at = seat * 4 + suit;
-    const bit = 1 << rankOf(card);
+    const bit = 1 << packedRank(card);
     const h = this.hands;
     const key = this.keys[suit];
     this.keys[suit] = keyWithout(key, h[suit] | h[4 + suit] | h[8 + suit], bit);
@@ -286,7 +287,7 @@ export class Search {
     this.played[this.ply++] = card;
     let bound: number;
     if (++this.trickLength === 3) {
-      const winner = (this.leader + winningIndex(this.played, this.ply - 3, 3, this.trump)) % 3;
+      const winner = (this.leader + winningIndexPacked(this.played, this.ply - 3, 3, this.trump)) % 3;
       const leader = this.leader;
       this.leader = winner;
       this.trickLength = 0;
@@ -306,7 +307,7 @@ export class Search {
   /** The cards of the trick in progress in one suit, as a rank mask. */
   private trickMask(suit: number): number {
     let m = 0;
-    for (let i = this.ply - this.trickLength; i < this.ply; i++) if (suitOf(this.played[i]) === suit) m |= 1 << rankOf(this.played[i]);
+    for (let i = this.ply - this.trickLength; i < this.ply; i++) if (packedSuit(this.played[i]) === suit) m |= 1 << packedRank(this.played[i]);
     return m;
   }
 
@@ -318,13 +319,13 @@ export class Search {
 
   /** The cards of the run `card` heads: mine, below it, with no separator in between. */
   private equivalents(seat: number, card: number): number[] {
-    const s = suitOf(card);
+    const s = packedSuit(card);
     const mine = this.hands[seat * 4 + s];
     const sep = this.separators(seat, s);
     const out = [card];
-    for (let r = rankOf(card) - 1; r >= 0; r--) {
+    for (let r = packedRank(card) - 1; r >= 0; r--) {
       if (sep & (1 << r)) break;
-      if (mine & (1 << r)) out.push(cardOf(s, r));
+      if (mine & (1 << r)) out.push(packedCard(s, r));
     }
     return out;
   }
@@ -335,7 +336,7 @@ export class Search {
    */
   private generate(seat: number, base: number, tableBest: number): number {
     const trickStart = this.ply - this.trickLength;
-    const led = this.trickLength === 0 ? -1 : suitOf(this.played[trickStart]);
+    const led = this.trickLength === 0 ? -1 : packedSuit(this.played[trickStart]);
     const suits = playableSuits(this.heldSuits(seat), led, this.trump, this.mustTrump);
     let n = 0;
     for (let s = 0; s < 4; s++) {
@@ -353,7 +354,7 @@ export class Search {
         }
         if (inRun) continue;
         inRun = true;
-        this.moves[base + n++] = cardOf(s, r);
+        this.moves[base + n++] = packedCard(s, r);
       }
     }
     if (n > 1) this.order(seat, base, n, led, trickStart, tableBest);
@@ -366,7 +367,7 @@ export class Search {
     let winning = -1;
     let winner = -1;
     if (led >= 0) {
-      const w = winningIndex(this.played, trickStart, this.trickLength, this.trump);
+      const w = winningIndexPacked(this.played, trickStart, this.trickLength, this.trump);
       winning = this.played[trickStart + w];
       winner = (this.leader + w) % 3;
     }
@@ -377,7 +378,7 @@ export class Search {
         card === preferred
           ? 1 << 30
           : (led < 0
-              ? leadScore(this.hands, this.trump, this.counted, seat, card, this.separators(seat, suitOf(card)), maxing)
+              ? leadScore(this.hands, this.trump, this.counted, seat, card, this.separators(seat, packedSuit(card)), maxing)
               : followScore(this.trump, this.counted, this.trickLength, seat, card, winning, winner, maxing)) *
               HISTORY_ROOM +
             Math.min(HISTORY_ROOM - 1, this.history[seat * 64 + card]);

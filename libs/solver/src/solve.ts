@@ -1,5 +1,6 @@
 // The edge of the solver: card codes in, card codes out, input checked once. The search inside works
-// on libs/rules' card numbers (search.ts), converted here by the rules' parseCard and cardCode.
+// on libs/rules' packed numbers (search.ts), converted here by the rules' parseCard / packCard and
+// unpackCard / cardCode.
 import {
   type Card,
   type Contract,
@@ -11,11 +12,13 @@ import {
   cardCode,
   fromCards,
   legalPlays,
+  packCard,
   parseCard,
   rankOf,
   sortCodes,
   suitOf,
   toCodes,
+  unpackCard,
 } from '@bismarck/rules';
 import { Search } from './search';
 import { Table } from './table';
@@ -98,7 +101,7 @@ export const solve = (position: Position, options: SolveOptions = {}): Solved =>
     },
     table,
   ).solve(options.cards ?? true, options.remember ?? false);
-  const byCode = new Map(solution.cards.map(({ card, tricks }) => [cardCode(card), tricks]));
+  const byCode = new Map(solution.cards.map(({ card, tricks }) => [cardCode(unpackCard(card)), tricks]));
   return {
     tricks: solution.tricks,
     cards: sortCodes([...byCode.keys()]).map((card) => ({ card, tricks: byCode.get(card)! })),
@@ -146,7 +149,7 @@ const checked = (p: Position) => {
       hands[seat * 4 + suitOf(c)] |= 1 << rankOf(c);
     }
   });
-  return { hands, trick: p.trick.map((played) => parseCard(played.card)), leader, trump: p.trump === null ? -1 : SUITS.indexOf(p.trump) };
+  return { hands, trick: p.trick.map((played) => packCard(parseCard(played.card))), leader, trump: p.trump === null ? -1 : SUITS.indexOf(p.trump) };
 };
 
 /** The seats yet to play to this trick hold one card more than those that have played. */

@@ -1,5 +1,5 @@
-// What a search is given and what it answers, in the search's terms: cards are libs/rules' card
-// numbers (suit * 13 + rank), hands are rank masks (bit r = rank r) at hands[seat * 4 + suit].
+// What a search is given and what it answers, in the search's terms: cards are libs/rules' packed
+// numbers (suit * 16 + rank, `packCard`), hands are rank masks (bit r = rank r) at hands[seat * 4 + suit].
 
 export interface Setup {
   /** hands[seat * 4 + suit]: the ranks (bit r = rank r) each seat holds in each suit. */
