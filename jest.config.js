@@ -16,7 +16,7 @@ module.exports = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|marked)/)'],
   moduleNameMapper: {
-    '^@bismarck/(rules|solver|bots|notation|event-store|database|projections|client|audit|players|ratings)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@bismarck/(rules|solver|bots|notation|event-store|database|match|projections|client|audit|players|ratings)$': '<rootDir>/libs/$1/src/index.ts',
     '^@bismarck/api$': '<rootDir>/apps/api/src/index.ts',
   },
   testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],

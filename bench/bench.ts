@@ -39,7 +39,8 @@ import { decide, evolve, initialState, mulberry32, randomCommand, shuffleDeck, t
 import { postgresDataSourceOptions, runMigrationsLocked } from '@bismarck/database';
 import { EventStore, eventStoreMigrations } from '@bismarck/event-store';
 import { streamMatchEvents } from '@bismarck/client';
-import { foldOnto, projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt, UNBORN } from '@bismarck/projections';
+import { foldOnto, UNBORN } from '@bismarck/match';
+import { projectMatch, projectionMigrations, ProjectionRebuilder, scorecardChangedAt } from '@bismarck/projections';
 import {
   benchSettings,
   Connection,

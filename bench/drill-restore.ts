@@ -27,7 +27,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { toDomainEvent } from '@bismarck/projections';
+import { toDomainEvent } from '@bismarck/match';
 import { fold, mulberry32 } from '@bismarck/rules';
 import {
   benchSettings,

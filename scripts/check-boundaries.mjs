@@ -30,7 +30,8 @@ const LIBRARY_IMPORTS = {
   client: [],
   database: [],
   'event-store': ['database'],
-  projections: ['rules', 'database', 'event-store', 'players', 'ratings'],
+  match: ['rules', 'event-store'],
+  projections: ['rules', 'match', 'database', 'event-store', 'players', 'ratings'],
 };
 /** The api's contexts, bottom first: each may import itself and those before it (docs/architecture.md, "The house"). */
 const API = 'apps/api/src/';

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EventStore, loadCheckpoint, rowsOf, START, type Checkpoint } from '@bismarck/event-store';
-import { foldOnto, ProjectionRebuilder, ratedMatchOf, RATINGS_CHECKPOINT, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/match';
+import { ProjectionRebuilder, ratedMatchOf, RATINGS_CHECKPOINT } from '@bismarck/projections';
 import { applyInOrder, DEFAULT_RATING, ratingView, type RatedMatch } from '@bismarck/ratings';
 import { RatingsProjector } from '../apps/api/src/accounts/ratings/ratings.projector';
 import { rebuildDifferences, startTestApp, type TestApp } from './support/app';

@@ -1,5 +1,5 @@
-export { projectMatch, scorecardChangedAt, foldOnto, UNBORN } from './projection';
-export type { FoldedMatch, MatchProjection, ProjectionExtras, StreamTimes } from './projection';
+export { projectMatch, scorecardChangedAt } from './projection';
+export type { MatchProjection, ProjectionExtras, StreamTimes } from './projection';
 export { PROJECT_FUNCTION, PLAYER_PROJECT_FUNCTION } from './project-function';
 export type { ProjectionArgument, PlayerProjectionArgument } from './project-function';
 export type { MatchListRow, DocRow, SeatViewRow, SeatCredentialRow, MatchSecretRow, SeedRow, PlayerRow, PlayerTokenRow, RatingRow } from './tables';
@@ -42,8 +42,6 @@ export { COMPARED_TABLES, ProjectionRebuilder, PROJECTION_TABLES } from './rebui
 export { idleLobbyTables, matchesAwaitingBots } from './lobby';
 export { claimOverdueTurns, forgetLapsedClaims, type MatchVersions } from './clocks';
 export type { RebuildStats, TableDifference, InTransaction } from './rebuild';
-export { eventView, storedEventView, toDomainEvent } from './event-view';
-export type { EventView } from './event-view';
 export { MatchReader, isListTime } from './reader';
 export type { Versioned, MatchSummary, ListFilter, ListPosition } from './reader';
 export { SecretReader } from './secrets';

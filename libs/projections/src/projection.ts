@@ -1,4 +1,5 @@
-import { changesScorecard, evolve, initialState, nothingSecret, publicView, scorecard, seatOwn, turnDue, type BismarckEvent, type MatchState, type Seat } from '@bismarck/rules';
+import { changesScorecard, publicView, scorecard, seatOwn, turnDue, type BismarckEvent, type Seat } from '@bismarck/rules';
+import type { FoldedMatch } from '@bismarck/match';
 import type { ProjectionArgument } from './project-function';
 
 /**
@@ -19,29 +20,6 @@ export interface StreamTimes {
 }
 
 const SEATS: Seat[] = [0, 1, 2];
-
-/**
- * A match folded up to `version`. `checkpoint`: the last version at which nothing was secret (no
- * deal under way), the newest point of the hash chain that may be shown to anyone.
- */
-export interface FoldedMatch {
-  version: number;
-  state: MatchState;
-  checkpoint: number;
-}
-
-export const UNBORN: FoldedMatch = { version: 0, state: initialState(), checkpoint: 0 };
-
-/** Folds the events that follow `from` (versions from.version + 1, …), moving the checkpoint along. */
-export function foldOnto(from: FoldedMatch, events: readonly BismarckEvent[]): FoldedMatch {
-  let { version, state, checkpoint } = from;
-  for (const event of events) {
-    state = evolve(state, event);
-    version += 1;
-    if (nothingSecret(state)) checkpoint = version;
-  }
-  return { version, state, checkpoint };
-}
 
 /** The version of the last of `events` (the first at `firstVersion`) that changed the scorecard, or null. */
 export function scorecardChangedAt(events: readonly BismarckEvent[], firstVersion: number): number | null {

@@ -1,8 +1,8 @@
 import { changesScorecard } from '@bismarck/rules';
 import { loadCheckpoint, rowsOf, saveCheckpoint, START, type Checkpoint, type EventStore, type Queryable, type StoredEvent } from '@bismarck/event-store';
 import { applyInOrder, type Identity, type RatedMatch, type RatingEntry } from '@bismarck/ratings';
-import { toDomainEvent } from './event-view';
-import { foldOnto, projectMatch, UNBORN, type FoldedMatch, type MatchProjection } from './projection';
+import { foldOnto, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/match';
+import { projectMatch, type MatchProjection } from './projection';
 import { isPlayerStream } from '@bismarck/players';
 import { foldPlayerEvents, NO_FOLDED_PLAYER, projectPlayer, type FoldedPlayer } from './players';
 import { isLaterThan, RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, writeRatings } from './ratings';

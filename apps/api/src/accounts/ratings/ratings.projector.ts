@@ -18,7 +18,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, loadCheckpoint, retrying, saveCheckpoint, type Checkpoint, type RetryPolicy, type StoredEvent, type Subscription } from '@bismarck/event-store';
-import { foldOnto, isLaterThan, RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, readRatings, toDomainEvent, UNBORN, writeRatings } from '@bismarck/projections';
+import { foldOnto, toDomainEvent, UNBORN } from '@bismarck/match';
+import { isLaterThan, RATINGS_CHECKPOINT, RATINGS_LOCK, ratedMatchOf, readRatings, writeRatings } from '@bismarck/projections';
 import { applyInOrder, type RatedMatch } from '@bismarck/ratings';
 import { MatchCache } from '../../platform/cache/match-cache';
 import { CommitFeed } from '../../platform/database/commit-feed';

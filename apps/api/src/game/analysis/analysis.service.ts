@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import type { ConfigType } from '@nestjs/config';
 import { Counter, Histogram } from 'prom-client';
 import { EventStore } from '@bismarck/event-store';
-import { AnalysisTable, toDomainEvent, type StoredAnalysis } from '@bismarck/projections';
+import { toDomainEvent } from '@bismarck/match';
+import { AnalysisTable, type StoredAnalysis } from '@bismarck/projections';
 import { dealsInMatch, isDealRevealed, type MatchState } from '@bismarck/rules';
 import { MatchFolds } from '../matches/match-folds.service';
 import { parseMatchId } from '../../platform/http/match-id';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { dealHistory } from '@bismarck/bots';
-import { foldOnto, UNBORN } from '@bismarck/projections';
+import { foldOnto, UNBORN } from '@bismarck/match';
 import { mulberry32, playRandomMatch, shuffleDeck, visibleEvents, type BismarckEvent, type Seat } from '@bismarck/rules';
 import { KnownMatches, learn, type KnownMatch } from './known-matches';
 

@@ -1,4 +1,4 @@
-import { foldOnto, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, UNBORN, type FoldedMatch } from '@bismarck/match';
 import type { BismarckEvent } from '@bismarck/rules';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EventStore } from '@bismarck/event-store';
-import { toDomainEvent } from '@bismarck/projections';
+import { toDomainEvent } from '@bismarck/match';
 import {
   forkableVersions,
   newServerSeed,

@@ -1,6 +1,6 @@
 import { mulberry32, playRandomMatch, shuffleDeck, type Viewer } from '@bismarck/rules';
 import type { EventStore, StoredEvent } from '@bismarck/event-store';
-import { foldOnto, storedEventView, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, storedEventView, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/match';
 import { endingAfter, LiveStream, MatchChannel, MAX_BUFFERED_BYTES } from './match-channel';
 import type { StreamSink } from '../../platform/edge/sse-socket';
 

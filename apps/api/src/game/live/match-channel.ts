@@ -1,6 +1,6 @@
 import type { Viewer } from '@bismarck/rules';
 import type { EventStore, StoredEvent } from '@bismarck/event-store';
-import { foldOnto, storedEventView, toDomainEvent, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, storedEventView, toDomainEvent, type FoldedMatch } from '@bismarck/match';
 import type { StreamSink } from '../../platform/edge/sse-socket';
 
 const PAGE = 500;

@@ -3,7 +3,8 @@ import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../../platform/config/app.config';
 import { MatchCache } from '../../platform/cache/match-cache';
 import { EventStore } from '@bismarck/event-store';
-import { SecretReader, toDomainEvent, type FoldedMatch, type SeedRow } from '@bismarck/projections';
+import { toDomainEvent, type FoldedMatch } from '@bismarck/match';
+import { SecretReader, type SeedRow } from '@bismarck/projections';
 import {
   dealToReveal,
   deckKey,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { foldOnto, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/projections';
+import { foldOnto, toDomainEvent, UNBORN, type FoldedMatch } from '@bismarck/match';
 import { EventStore, type StoredEvent } from '@bismarck/event-store';
 import { appConfig } from '../../platform/config/app.config';
 import { KeyedLock } from './keyed-lock';

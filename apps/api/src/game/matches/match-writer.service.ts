@@ -1,7 +1,8 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import { RuleViolation, type BismarckEvent } from '@bismarck/rules';
 import { CommandHandler, EventStore, type Decision, type HandlerPolicy, type IdempotencyRequest, type StreamModel } from '@bismarck/event-store';
-import { foldOnto, projectMatch, PROJECT_FUNCTION, scorecardChangedAt, UNBORN, type FoldedMatch, type ProjectionExtras } from '@bismarck/projections';
+import { foldOnto, UNBORN, type FoldedMatch } from '@bismarck/match';
+import { projectMatch, PROJECT_FUNCTION, scorecardChangedAt, type ProjectionExtras } from '@bismarck/projections';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { ProblemException } from '../../platform/problem/problem';
 import { CommitFeed } from '../../platform/database/commit-feed';

@@ -4,7 +4,7 @@ import { EventStore } from '@bismarck/event-store';
 import { evolve, initialState, isDealRevealed, publicView, seatOwn, seatView, type BismarckEvent, type Viewer } from '@bismarck/rules';
 import { invalidParameter, ProblemException } from '../../platform/problem/problem';
 import { MatchQueries } from '../matches/match-queries.service';
-import { toDomainEvent } from '@bismarck/projections';
+import { toDomainEvent } from '@bismarck/match';
 import { MatchFolds } from '../matches/match-folds.service';
 
 export interface ReplayView {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BismarckEvent } from '@bismarck/rules';
-import type { FoldedMatch, StreamTimes } from '@bismarck/projections';
+import type { FoldedMatch } from '@bismarck/match';
+import type { StreamTimes } from '@bismarck/projections';
 
 /** An append this process committed: its events (the first at version `from`) and the match folded after them. */
 export interface Committed {

@@ -1,6 +1,6 @@
 import { isDealRevealed, redactEvent, type BismarckEvent, type Viewer } from '@bismarck/rules';
 import type { StoredEvent } from '@bismarck/event-store';
-import type { FoldedMatch } from './projection';
+import type { FoldedMatch } from './fold';
 
 /** One event of the log as a caller sees it: in answers, event pages and live streams. */
 export interface EventView {
