@@ -4,11 +4,12 @@ import { type CardId, type CardSet, EMPTY, fromCards, parseCard, union, withCard
 import { dealsInMatch } from './options';
 import { winnersOf } from './scoring';
 import type { ScorecardDeal } from './shown';
+import { dealStarted, finished, nextDeal, nextPlay } from './shapes';
 import {
   type MatchInfo,
   type MatchState,
+  type Presence,
   type StartedMatch,
-  type TakenTrick,
   type TrickPlay,
   EVERYONE_PRESENT,
   NO_BOTS,
@@ -16,7 +17,7 @@ import {
   initialState,
   nextSeat,
 } from './state';
-import type { BismarckEvent, Contract, PlayedCard, Seat, Triple } from './types';
+import type { BismarckEvent, Contract, Seat, Triple } from './types';
 
 /** The MatchInfo part of a state (a copy, so that spreading it never drags phase fields along). */
 const infoOf = (s: StartedMatch): MatchInfo => ({
@@ -55,6 +56,8 @@ const markContract = (state: StartedMatch, seat: Seat, contract: Contract, deal:
 
 /** Applies one event. Never throws and never mutates: an event that does not fit the state is ignored. */
 export const evolve = (state: MatchState, event: BismarckEvent): MatchState => {
+  // The most frequent event: its presence step is taken while the play is built, not in a second pass.
+  if (event.type === 'CardPlayed' && state.status === 'trickPlay') return cardPlayed(state, event);
   const next = evolveGame(state, event);
   // Only a seat's move, a timeout or a return changes presence: most events (a trick taken, a deal
   // scored) skip the look-ups of the state's fields, which are slow on the states' many shapes.
@@ -110,12 +113,28 @@ const withPresence = (state: StartedMatch, event: BismarckEvent): StartedMatch =
     }
     default: {
       const actor = actorOf(event);
-      if (actor === null || p === EVERYONE_PRESENT) return state;
-      if (p.standingIn === actor) return { ...state, presence: { ...p, standingIn: null } };
-      if (p.timeouts[actor] === 0) return state;
-      return { ...state, presence: { ...p, timeouts: tripleWith(p.timeouts, actor, 0) } };
+      if (actor === null) return state;
+      const presence = afterMove(p, actor);
+      return presence === p ? state : { ...state, presence };
     }
   }
+};
+
+/** Presence after a move of `actor`: the stand-in's move if one was due for it, else its row of timeouts broken. */
+const afterMove = (p: Presence, actor: Seat): Presence => {
+  if (p === EVERYONE_PRESENT) return p;
+  if (p.standingIn === actor) return { ...p, standingIn: null };
+  if (p.timeouts[actor] === 0) return p;
+  return { ...p, timeouts: tripleWith(p.timeouts, actor, 0) };
+};
+
+/** A card played to the trick in progress, with its presence step (withPresence's for a move). */
+const cardPlayed = (state: TrickPlay, event: Extract<BismarckEvent, { type: 'CardPlayed' }>): TrickPlay => {
+  const { seat, card } = event.data;
+  const c = parseCard(card);
+  const hands = c < 0 ? state.hands : tripleWith(state.hands, seat, withoutCard(state.hands[seat], c));
+  const presence = afterMove(state.presence, seat);
+  return nextPlay(state, presence, hands, state.laidAway, state.played, state.trickNumber, [...state.trick, { seat, card }], nextSeat(seat), state.tricksTaken, state.lastTrick);
 };
 
 const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
@@ -172,10 +191,7 @@ const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
       const { deal, dealer, forehand, contract, trump } = event.data;
       const deck = parseAll(event.data.deck ?? []);
       const tableCards = parseAll(event.data.tableCards);
-      const base = { ...infoOf(state), dealNumber: deal, dealer, forehand, deck, tableCards, hands: null };
-      return contract === null
-        ? { ...base, status: 'awaitingContract' }
-        : { ...base, status: 'layingAway', contract, trump };
+      return dealStarted(state, deal, dealer, forehand, deck, tableCards, contract, trump);
     }
     case 'ContractChosen': {
       if (state.status !== 'awaitingContract') return state;
@@ -204,31 +220,11 @@ const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
         lo: state.hands[state.forehand].lo & ~laidAway.lo,
         hi: state.hands[state.forehand].hi & ~laidAway.hi,
       });
-      const start: TrickPlay = {
-        status: 'trickPlay',
-        ...infoOf(state),
-        dealer: state.dealer,
-        forehand: state.forehand,
-        contract: state.contract,
-        trump: state.trump,
-        hands,
-        laidAway,
-        played: EMPTY,
-        trickNumber: 1,
-        trick: [],
-        turn: state.forehand,
-        tricksTaken: [0, 0, 0],
-        lastTrick: null,
-      };
-      return start;
+      return nextPlay(state, state.presence, hands, laidAway, EMPTY, 1, [], state.forehand, [0, 0, 0], null);
     }
-    case 'CardPlayed': {
-      if (state.status !== 'trickPlay') return state;
-      const { seat, card } = event.data;
-      const c = parseCard(card);
-      const hands = c < 0 ? state.hands : tripleWith(state.hands, seat, withoutCard(state.hands[seat], c));
-      return nextPlay(state, hands, state.played, state.trickNumber, [...state.trick, { seat, card }], nextSeat(seat), state.tricksTaken, state.lastTrick);
-    }
+    case 'CardPlayed':
+      // a card on the trick in progress is evolve's `cardPlayed`; in any other phase it is ignored
+      return state;
     case 'TrickTaken': {
       if (state.status !== 'trickPlay') return state;
       const { winner, cards } = event.data;
@@ -238,7 +234,7 @@ const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
         if (c >= 0) played = withCard(played, c);
       }
       const tricksTaken = tripleWith(state.tricksTaken, winner, state.tricksTaken[winner] + 1);
-      return nextPlay(state, state.hands, played, state.trickNumber + 1, [], winner, tricksTaken, { cards, winner });
+      return nextPlay(state, state.presence, state.hands, state.laidAway, played, state.trickNumber + 1, [], winner, tricksTaken, { cards, winner });
     }
     case 'DealVoided': {
       if (state.status !== 'layingAway') return state;
@@ -259,20 +255,10 @@ const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
       const { deal, forehand, contract, trump, tricks, points, totals } = event.data;
       const row: ScorecardDeal = { number: deal, dealer: state.dealer, forehand, contract, trump, tricks, points, totals };
       const previous = { tricksTaken: tricks, lastTrick: state.lastTrick };
-      const info = { ...infoOf(state), totals, scored: [...state.scored, row] };
-      if (deal >= state.dealsInMatch) return { ...info, status: 'finished', winners: winnersOf(totals), previous, rematch: null };
+      const scored = [...state.scored, row];
+      if (deal >= state.dealsInMatch) return finished(state, totals, scored, winnersOf(totals), previous);
       const dealer = dealerOf(state.firstDealer, deal + 1);
-      return {
-        ...info,
-        status: 'awaitingDeal',
-        upcomingDeal: deal + 1,
-        dealer,
-        forehand: nextSeat(dealer),
-        carried: null,
-        previous,
-        commitment: null,
-        cut: null,
-      };
+      return nextDeal(state, totals, scored, deal + 1, dealer, nextSeat(dealer), previous);
     }
     case 'MatchFinished': {
       if (state.status !== 'finished') return state;
@@ -294,50 +280,6 @@ const evolveGame = (state: MatchState, event: BismarckEvent): MatchState => {
       return ignoreUnknown(event, state);
   }
 };
-
-/**
- * The play state after a card or a trick, built field by field: plays are the hot path, and a literal
- * with a fixed shape is several times cheaper for V8 than spreading a 25-field object. The MatchInfo
- * fields repeat infoOf on purpose: `...infoOf(s)` here cost about 10% of `npm run bench:rules`.
- */
-const nextPlay = (
-  s: TrickPlay,
-  hands: Triple<CardSet>,
-  played: CardSet,
-  trickNumber: number,
-  trick: readonly PlayedCard[],
-  turn: Seat,
-  tricksTaken: Triple<number>,
-  lastTrick: TakenTrick | null,
-): TrickPlay => ({
-  status: 'trickPlay',
-  matchId: s.matchId,
-  players: s.players,
-  bots: s.bots,
-  accounts: s.accounts,
-  options: s.options,
-  firstDealer: s.firstDealer,
-  seeded: s.seeded,
-  forkedFrom: s.forkedFrom,
-  dealsInMatch: s.dealsInMatch,
-  dealNumber: s.dealNumber,
-  totals: s.totals,
-  contractsPlayed: s.contractsPlayed,
-  scored: s.scored,
-  presence: s.presence,
-  dealer: s.dealer,
-  forehand: s.forehand,
-  contract: s.contract,
-  trump: s.trump,
-  hands,
-  laidAway: s.laidAway,
-  played,
-  trickNumber,
-  trick,
-  turn,
-  tricksTaken,
-  lastTrick,
-});
 
 // A compile-time check that every event type is handled; at run time an unknown event is ignored.
 const ignoreUnknown = (_event: never, state: MatchState): MatchState => state;

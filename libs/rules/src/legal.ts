@@ -12,7 +12,10 @@ import type { LegalAction } from './shown';
 /** The cards of `hand` that may be played to `trick` (`playableSuits`). */
 export const legalPlays = (hand: CardSet, trick: readonly PlayedCard[], trump: number, mustTrump: boolean): CardSet => {
   const led = trick.length === 0 ? -1 : suitOf(parseCard(trick[0].card));
-  return inSuits(hand, playableSuits(suitsOf(hand), led, trump, mustTrump));
+  const held = suitsOf(hand);
+  const suits = playableSuits(held, led, trump, mustTrump);
+  // every suit held (a lead, a discard): the hand itself, not a copy
+  return suits === held ? hand : inSuits(hand, suits);
 };
 
 /** The place in `trick` of the card winning it so far (`winningIndex`), or -1 for no card yet. */
