@@ -7,6 +7,8 @@
 //   - inside apps/api/src, a context imports only itself and the contexts below it (CONTEXTS, bottom
 //     first), and no folder of a context is in an import cycle with another folder;
 //   - the pages' browser scripts (apps/api/src/web/*/assets) import only each other;
+//   - a match is written only through the game's command API: outside game/matches nothing imports
+//     the writer, the dealer or the decider (GAME_INSIDE);
 //   - no import cycle between files.
 // Exit status 1 and one line per breach otherwise. `--root DIR` checks another tree (the test plants
 // breaches in a copy).
@@ -37,6 +39,8 @@ const LIBRARY_IMPORTS = {
 const API = 'apps/api/src/';
 const CONTEXTS = ['platform', 'accounts', 'game', 'web'];
 const PAGES = /^apps\/api\/src\/web\/[^/]+\/assets\//;
+/** What only game/matches uses: the lobby, forks, clocks, bots and the rest write through MatchCommands. */
+const GAME_INSIDE = ['match-writer.service.ts', 'dealing.service.ts', 'decider.ts'].map((f) => `${API}game/matches/${f}`);
 const aliases = Object.fromEntries(
   Object.entries(JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths).map(([name, [target]]) => [
     name,
@@ -96,6 +100,7 @@ for (const [file, imports] of graph) {
       breaches.push(`${from} may import only ${CONTEXTS.slice(0, CONTEXTS.indexOf(from) + 1).join(', ')}: ${file} → ${target}`);
     }
     if (PAGES.test(file) && !PAGES.test(target)) breaches.push(`a page's script imports past the pages: ${file} → ${target}`);
+    if (GAME_INSIDE.includes(target) && !file.startsWith(`${API}game/matches/`)) breaches.push(`a match is written only through MatchCommands: ${file} → ${target}`);
   }
 }
 
@@ -171,5 +176,5 @@ if (breaches.length > 0) {
   process.exit(1);
 }
 console.log(
-  `boundaries hold: ${files.length} files, no library imports an app, the CLI uses the api's public entry, each library imports only those it may, the api's contexts import only downwards (${CONTEXTS.join(' < ')}) with no cycle between its ${folders.size} folders, the pages' scripts import only each other, no import cycle`,
+  `boundaries hold: ${files.length} files, no library imports an app, the CLI uses the api's public entry, each library imports only those it may, the api's contexts import only downwards (${CONTEXTS.join(' < ')}) with no cycle between its ${folders.size} folders, the pages' scripts import only each other, matches are written only through MatchCommands, no import cycle`,
 );

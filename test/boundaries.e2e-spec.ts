@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 // `npm run check:boundaries` (scripts/check-boundaries.mjs) on a copy of the sources: it passes on them
 // as they are, and fails, naming each one, on breaches planted in the copy: an import up between the
 // api's contexts, a cycle between two folders of a context (no file cycle), the rules importing
-// another library, and a page's script importing the server's code.
+// another library, a page's script importing the server's code, and a service writing a match
+// around the game's command API.
 const ROOT = join(__dirname, '..');
 const CHECK = join(ROOT, 'scripts', 'check-boundaries.mjs');
 const run = promisify(execFile);
@@ -57,6 +58,8 @@ it('passes on the sources as they are, and fails on every kind of planted breach
   append('libs/rules/src/index.ts', "\nimport '@bismarck/database';\n");
   // A page's script importing the server's code.
   append('apps/api/src/web/play/assets/keys.js', "\nimport '../../../platform/config/env.ts';\n");
+  // The lobby writing a match itself, around MatchCommands.
+  append('apps/api/src/game/lobby/lobby.service.ts', "\nimport '../matches/match-writer.service';\n");
 
   const broken = await check();
   expect(broken.code).toBe(1);
@@ -65,4 +68,5 @@ it('passes on the sources as they are, and fails on every kind of planted breach
   expect(broken.out).not.toContain('an import cycle');
   expect(broken.out).toContain('libs/rules may import no other library: libs/rules/src/index.ts → libs/database/src/index.ts');
   expect(broken.out).toContain("a page's script imports past the pages: apps/api/src/web/play/assets/keys.js → apps/api/src/platform/config/env.ts");
+  expect(broken.out).toContain('a match is written only through MatchCommands: apps/api/src/game/lobby/lobby.service.ts → apps/api/src/game/matches/match-writer.service.ts');
 }, 120_000);

@@ -37,6 +37,8 @@ export interface MatchCreated {
 
 /** A seat's order as the seat routes take it (the rules' type, which the bots give too). */
 export type { SeatCommand } from '@bismarck/rules';
+/** A service move appended with the command before it (a stand-in's, after a timeout). */
+export type { FollowUp } from './match-writer.service';
 
 export interface CommandOptions {
   /** `If-Match`: apply only at this version. */

@@ -15,6 +15,7 @@ import { MatchesController } from './matches.controller';
   imports: [SeatsModule, PlayersModule],
   controllers: [MatchesController, CommandsController],
   providers: [DealingService, MatchWriter, MatchCommands, MatchQueries, MatchFolds, StrongBotMatches, { provide: MATCH_DECIDER, useFactory: rulesDecider }],
-  exports: [MatchFolds, MatchCommands, MatchQueries, StrongBotMatches, DealingService, MATCH_DECIDER],
+  // The game's command API and its reads; the writer, the dealer and the decider stay inside.
+  exports: [MatchCommands, MatchFolds, MatchQueries, StrongBotMatches],
 })
 export class MatchesModule {}
