@@ -63,4 +63,33 @@ describe('two api instances on one database', () => {
     const beyond = (await b.http().get(`/api/matches/${match.id}/replay?version=${version + 1}`).expect(400)).body;
     expect(beyond.detail).toContain(`at most ${version}`);
   }, 60_000);
+
+  it('one account written from both at once: each write lands once or is refused 409, in a gapless stream both read alike', async () => {
+    const created = (await a.http().post('/api/players').send({ name: 'Both' }).expect(201)).body;
+    const auth = `Bearer ${created.token}`;
+    // Six tokens and two renames at once, half through each instance: every one races the others on
+    // the account's stream, and the command handler decides a lost race again on the log.
+    const writes = await Promise.all([
+      ...[a, b, a, b, a, b].map((t) => t.http().post('/api/players/me/tokens').set('Authorization', auth).send({})),
+      a.http().patch('/api/players/me').set('Authorization', auth).send({ name: 'From A' }),
+      b.http().patch('/api/players/me').set('Authorization', auth).send({ name: 'From B' }),
+    ]);
+    for (const w of writes) expect([200, 201, 409]).toContain(w.status);
+    const issued = writes.slice(0, 6).filter((w) => w.status === 201).map((w) => w.body.tokenId as string);
+    expect(issued.length).toBeGreaterThan(0);
+
+    const log = await a.app.get(EventStore).readStream(created.id);
+    expect(log.map((e) => e.version)).toEqual(log.map((_, i) => i + 1));
+    // Each accepted token once, and nothing for a refused one; the first came with the account.
+    const tokens = log.filter((e) => e.type === 'TokenIssued').map((e) => (e.data as { tokenId: string }).tokenId);
+    expect(tokens.slice(1).sort()).toEqual([...issued].sort());
+    for (const w of writes.slice(0, 6).filter((w) => w.status === 201)) {
+      await b.http().get('/api/players/me').set('Authorization', `Bearer ${w.body.token}`).expect(200);
+    }
+    // The name is the last rename the log holds, on both instances.
+    const renames = log.filter((e) => e.type === 'PlayerRenamed').map((e) => (e.data as { name: string }).name);
+    const [fromA, fromB] = await Promise.all([a.http().get(`/api/players/${created.id}`), b.http().get(`/api/players/${created.id}`)]);
+    expect(fromA.body.name).toBe(renames.at(-1) ?? 'Both');
+    expect(fromB.body).toEqual(fromA.body);
+  }, 60_000);
 });

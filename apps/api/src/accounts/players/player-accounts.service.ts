@@ -36,9 +36,9 @@ const DETAIL_OF = {
   PLAYER_DELETED: () => 'Unknown or revoked player token: the account was deleted.',
 } satisfies Partial<Record<PlayerErrorCode, (id: string) => string>>;
 
-/** Accounts change seldom: a lost race is decided again, at most twice more. */
+/** A lost race is decided again on the log, as a match's is: 5 attempts in all, then 409. */
 const ACCOUNT_POLICY: HandlerPolicy = {
-  attempts: 3,
+  attempts: 5,
   exhausted: () => new ProblemException('CONCURRENT_UPDATE', 'The account changed while this was decided; send it again.'),
   isRefusal: (error) => error instanceof PlayerRuleViolation,
   // Every command is decided on the stream as read: an account that is not there is the rules' refusal.
