@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Request, Response } from 'express';
-import type { Viewer } from '@bismarck/rules';
+import type { Seat, Viewer } from '@bismarck/rules';
 import { EventStore } from '@bismarck/event-store';
 import { CommitFeed } from '../../platform/database/commit-feed';
 import { edgeConfig } from '../../platform/config/edge.config';
@@ -11,7 +11,7 @@ import { MatchFolds, type LoadedMatch } from '../matches/match-folds.service';
 import { endsCredential, isPlayerCredential, PlayerCredentials } from '../../accounts/players/player-credentials.service';
 import { LiveHub, LiveHubStopped } from './live-hub.service';
 import { PresenceService } from './presence.service';
-import { StreamQuota } from './stream-quota';
+import { StreamQuota, type StreamTicket } from './stream-quota';
 import { endingAfter, LiveStream, MatchChannel } from './match-channel';
 import type { StreamSink } from '../../platform/edge/sse-socket';
 import { openEventStream } from '../../platform/edge/sse-socket';
@@ -84,56 +84,68 @@ export class EventStreamService implements OnModuleDestroy {
       throw invalidParameter(parameter, `${parameter} must be at most ${known.version}, the match's current version: the events after it were never sent.`);
     }
     // Each open stream holds memory and a socket for as long as the client likes: bounded per caller.
-    const release = this.quota.acquire(clientAddress(req), bearerToken(req));
-    if (!release) {
+    const ticket = this.quota.acquire(clientAddress(req), bearerToken(req));
+    if (!ticket) {
       throw new ProblemException('TOO_MANY_STREAMS', 'Too many live streams are open for this address or seat token: close one first.', { retryAfter: 5 });
     }
     let channel: MatchChannel;
     try {
       channel = await this.channelOf(matchId);
     } catch (err) {
-      release();
+      ticket.release();
       if (err instanceof LiveHubStopped) return endAtOnce(req, res);
       throw err;
     }
     const sink = openOrNone(req, res);
     // The client left while the match was read, or asked for the head alone: no stream to keep.
     if (!sink || req.method === 'HEAD') {
-      release();
+      ticket.release();
       if (channel.size === 0) channel.close();
       return;
     }
-    const stream = new LiveStream(viewer, after, sink);
-    const untrack = this.hub.track(stream);
     // A seat's stream makes the seat connected while it is open (a spectator's does not).
-    const present = viewer === 'spectator' ? undefined : this.presence.enter(matchId, viewer);
-    let unwatch: (() => void) | undefined;
-    sink.on('close', () => {
-      unwatch?.();
-      present?.leave();
-      untrack();
-      release();
-      stream.close();
-      channel.leave(stream);
-      // The last stream of a match ends its channel.
-      if (channel.size === 0) channel.close();
-    });
+    const seat = viewer === 'spectator' ? undefined : viewer;
+    const stream = new OpenStream(viewer, after, sink, matchId, seat, ticket, channel);
+    this.hub.track(stream);
+    const settled = seat === undefined ? undefined : this.presence.enter(matchId, seat);
+    sink.on('close', this.whenClosed(stream));
     const credential = bearerToken(req);
-    if (viewer !== 'spectator' && credential !== undefined && isPlayerCredential(credential)) {
+    if (seat !== undefined && credential !== undefined && isPlayerCredential(credential)) {
       const stop = await this.endWithCredential(credential, stream);
       if (stream.closed) stop();
-      else unwatch = stop;
+      else stream.unwatch = stop;
     }
     // Counted and read again first: the presence this stream is sent when it joins shows its own seat.
-    if (present) {
-      await present.settled;
+    if (settled) {
+      await settled;
       // Meanwhile the channel's last stream may have left and closed it: this one starts a new one.
-      if (channel.closed && !stream.closed) channel = await this.channelOf(matchId).catch(() => channel);
+      if (stream.channel.closed && !stream.closed) stream.channel = await this.channelOf(matchId).catch(() => stream.channel);
     }
-    await channel.join(stream).catch((err: unknown) => {
+    await stream.channel.join(stream).catch((err: unknown) => {
       logger.warn(`event stream of ${matchId}: ${err instanceof Error ? err.message : String(err)}`);
       stream.fail();
     });
+  }
+
+  /**
+   * The stream's socket listener for 'close', made here: a closure made in open() would keep open()'s
+   * whole scope alive with the stream (each open stream costs its memory for as long as it lives).
+   */
+  private whenClosed(stream: OpenStream): () => void {
+    return () => this.closed(stream);
+  }
+
+  /** The stream's socket closed (once): everything it held is given back. */
+  private closed(stream: OpenStream): void {
+    stream.unwatch?.();
+    if (stream.seat !== undefined) this.presence.leave(stream.matchId, stream.seat);
+    this.hub.untrack(stream);
+    stream.ticket.release();
+    stream.close();
+    const channel = stream.channel;
+    channel.leave(stream);
+    // The last stream of a match ends its channel.
+    if (channel.size === 0) channel.close();
   }
 
   /**
@@ -229,6 +241,30 @@ export class EventStreamService implements OnModuleDestroy {
     }
     this.channels.set(matchId, channel);
     return channel;
+  }
+}
+
+/**
+ * An open stream with what it holds until its socket closes (EventStreamService.closed): one object,
+ * where a closure per resource (untrack, release, leave, the close listener's scope) cost a few
+ * hundred bytes more for every open stream.
+ */
+class OpenStream extends LiveStream {
+  /** Stops watching the player's credential (a stream opened with one). */
+  unwatch: (() => void) | undefined = undefined;
+
+  constructor(
+    viewer: Viewer,
+    last: number,
+    sink: StreamSink,
+    readonly matchId: string,
+    /** The seat it counts present; undefined for a spectator. */
+    readonly seat: Seat | undefined,
+    readonly ticket: StreamTicket,
+    /** The channel it joins (another one, if this one closed before it joined). */
+    public channel: MatchChannel,
+  ) {
+    super(viewer, last, sink);
   }
 }
 

@@ -66,16 +66,19 @@ export class LiveHub implements OnModuleDestroy {
     return remove;
   }
 
-  /** Tracks an open stream so that shutting down ends it (an open response would hold the server). */
-  track(stream: Closable): () => void {
+  /**
+   * Tracks an open stream so that shutting down ends it (an open response would hold the server),
+   * until untrack(). No closure to hand back: an open stream holds nothing more for this.
+   */
+  track(stream: Closable): void {
     // Opened while the application shuts down (after the open streams were ended): it would hold
     // the server's close() for good.
-    if (this.stopped) {
-      stream.close();
-      return () => undefined;
-    }
+    if (this.stopped) return stream.close();
     this.open.add(stream);
-    return () => this.open.delete(stream);
+  }
+
+  untrack(stream: Closable): void {
+    this.open.delete(stream);
   }
 
   /** True once the application shuts down. */

@@ -8,12 +8,6 @@ import { edgeConfig } from '../../platform/config/edge.config';
 
 export type PresenceListener = (connected: Connected) => void;
 
-/** A seat stream counted here: `settled` once the count is written and the match's presence read again. */
-export interface Presence {
-  readonly settled: Promise<void>;
-  leave(): void;
-}
-
 /** What a row of this instance is worth when its heartbeat stops: three heartbeats. */
 export const PRESENCE_TTL_HEARTBEATS = 3;
 
@@ -68,21 +62,26 @@ export class PresenceService implements OnApplicationBootstrap, OnModuleDestroy 
     });
   }
 
-  /** Counts a seat's open stream until `leave()`; a spectator's counts for nothing. */
-  enter(matchId: string, seat: Seat): Presence {
+  /**
+   * Counts a seat's open stream until leave(matchId, seat) (a spectator's counts for nothing). Resolves
+   * once the count is written and the match's presence read again.
+   */
+  enter(matchId: string, seat: Seat): Promise<void> {
     const counts = this.own.get(matchId) ?? [0, 0, 0];
     this.own.set(matchId, counts);
     counts[seat]++;
-    let left = false;
-    return {
-      settled: this.changed(matchId),
-      leave: () => {
-        if (left) return;
-        left = true;
-        counts[seat]--;
-        void this.changed(matchId);
-      },
-    };
+    return this.changed(matchId);
+  }
+
+  /**
+   * A seat stream counted by enter() has closed: once per enter(), by its caller. Nothing per stream
+   * is kept here (no closure): the counts stay in `own` while one of them is above 0.
+   */
+  leave(matchId: string, seat: Seat): void {
+    const counts = this.own.get(matchId);
+    if (!counts || counts[seat] === 0) return;
+    counts[seat]--;
+    void this.changed(matchId);
   }
 
   /**

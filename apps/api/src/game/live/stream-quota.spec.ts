@@ -7,8 +7,8 @@ describe('StreamQuota', () => {
     const b = quota.acquire('1.2.3.4', undefined);
     expect(quota.acquire('1.2.3.4', undefined)).toBeNull();
     expect(quota.acquire('5.6.7.8', undefined)).not.toBeNull();
-    a!();
-    a!(); // releasing twice counts once
+    a!.release();
+    a!.release(); // releasing twice counts once
     expect(quota.acquire('1.2.3.4', undefined)).not.toBeNull();
     expect(quota.acquire('1.2.3.4', undefined)).toBeNull();
     expect(b).not.toBeNull();

@@ -81,14 +81,19 @@ export class GracefulExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: Parameters<ExpressAdapter['initHttpServer']>[0]): void {
     super.initHttpServer(options);
     const server = this.getHttpServer() as Server;
-    const track = (socket: Socket) => socket.once('close', () => this.sockets.delete(socket));
+    // One listener for every socket ('close' comes once): a closure and a once() wrapper per socket
+    // cost ~250 bytes for as long as it is open, and a live stream's socket is open for a whole match.
+    const sockets = this.sockets;
+    function forget(this: Socket): void {
+      sockets.delete(this);
+    }
     server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      track(socket);
+      sockets.add(socket);
+      socket.on('close', forget);
     });
     server.on(SOCKET_TAKEN_OVER, (socket: Socket) => {
       this.streams.add(socket);
-      track(socket);
+      socket.on('close', forget);
     });
     // Before Express sees the request: the header makes Node end the socket once the answer is sent.
     server.prependListener('request', (_req, res: ServerResponse) => {
