@@ -1,5 +1,6 @@
+import { DataSource } from 'typeorm';
 import { useTestApp } from './support/app';
-import { bearer, createMatch, playToEnd, seededPick } from './support/player';
+import { bearer, createMatch, playOneAction, playToEnd, seededPick } from './support/player';
 
 const t = useTestApp();
 
@@ -53,5 +54,24 @@ describe('whole matches through HTTP, using only what the views say is legal', (
     const finished = (await t.http().get('/api/matches?status=finished&limit=100').expect(200)).body;
     expect(finished.items.every((m: { status: string }) => m.status === 'finished')).toBe(true);
     expect(finished.items.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('quotas in the views', () => {
+  it('are the rules\' once the contract is known, null before; a view stored before the field existed reads null until the match moves on', async () => {
+    const match = await createMatch(t.http, { seed: 'quotas' });
+    const view = async () => (await t.http().get(`/api/matches/${match.id}/view`).set(...bearer(match.seats[0].token)).expect(200)).body;
+    expect((await view()).quotas).toBeNull();
+    const pick = seededPick(3);
+    while ((await view()).quotas === null) await playOneAction(t.http, match, pick);
+    const quotas = (await view()).quotas;
+    expect(quotas).toHaveLength(3);
+    expect((await t.http().get(`/api/matches/${match.id}`).expect(200)).body.quotas).toEqual(quotas);
+    // As a row written before the field: no `quotas` in the stored documents.
+    await t.app.get(DataSource).query(`UPDATE match_views SET doc = doc - 'quotas' WHERE match_id = $1`, [match.id]);
+    expect((await view()).quotas).toBeNull();
+    expect((await t.http().get(`/api/matches/${match.id}`).expect(200)).body.quotas).toBeNull();
+    await playOneAction(t.http, match, pick);
+    expect((await view()).quotas).toEqual(quotas);
   });
 });

@@ -1294,14 +1294,14 @@ export interface components {
              */
             tricksTaken: number[];
             /**
-             * @description Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known. Absent from a view stored before the field existed, until the match moves on or the read side is rebuilt.
+             * @description Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known (and in a view stored before the field existed, until the match moves on or the read side is rebuilt).
              * @example [
              *       8,
              *       4,
              *       4
              *     ]
              */
-            quotas?: number[] | null;
+            quotas: number[] | null;
             /**
              * @description Cards in each hand (counts only).
              * @example [
@@ -1523,14 +1523,14 @@ export interface components {
              */
             tricksTaken: number[];
             /**
-             * @description Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known. Absent from a view stored before the field existed, until the match moves on or the read side is rebuilt.
+             * @description Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known (and in a view stored before the field existed, until the match moves on or the read side is rebuilt).
              * @example [
              *       8,
              *       4,
              *       4
              *     ]
              */
-            quotas?: number[] | null;
+            quotas: number[] | null;
             /**
              * @description Cards in each hand (counts only).
              * @example [
@@ -2993,14 +2993,14 @@ export interface components {
              */
             tricksTaken: number[];
             /**
-             * @description Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known. Absent from a view stored before the field existed, until the match moves on or the read side is rebuilt.
+             * @description Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known (and in a view stored before the field existed, until the match moves on or the read side is rebuilt).
              * @example [
              *       8,
              *       4,
              *       4
              *     ]
              */
-            quotas?: number[] | null;
+            quotas: number[] | null;
             /**
              * @description Cards in each hand (counts only).
              * @example [

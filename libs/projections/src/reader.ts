@@ -45,6 +45,8 @@ export interface ListPosition {
  * The view stores its checkpoint's version; its hash is the event's, read with the view (a
  * primary-key lookup) rather than copied into every row a command writes.
  */
+/** Fields a view stored before they existed lacks: null (unknown) until its match moves on or a rebuild. */
+const LATER_FIELDS = `'{"quotas": null}'::jsonb`;
 const CHECKPOINT_JOIN = `LEFT JOIN events c ON c.stream_id = v.match_id AND c.version = (v.doc #>> '{checkpoint,version}')::int`;
 const CHECKPOINT = `jsonb_build_object('checkpoint', jsonb_build_object('version', c.version, 'hash', encode(c.hash, 'hex')))`;
 
@@ -62,13 +64,13 @@ export class MatchReader {
 
   /** The public view, with presence (`connected`: not a projection, read beside it in the same query). */
   publicState(id: string): Promise<Versioned<unknown> | null> {
-    return this.doc(`SELECT v.version, v.doc || ${CHECKPOINT} || ${CONNECTED_OF_VIEW} AS doc FROM match_views v ${CHECKPOINT_JOIN} WHERE v.match_id = $1`, [id]);
+    return this.doc(`SELECT v.version, ${LATER_FIELDS} || v.doc || ${CHECKPOINT} || ${CONNECTED_OF_VIEW} AS doc FROM match_views v ${CHECKPOINT_JOIN} WHERE v.match_id = $1`, [id]);
   }
 
   /** The public view (with presence) and the seat's own part on top (both rows are written in one transaction). */
   seatView(id: string, seat: Seat): Promise<Versioned<unknown> | null> {
     return this.doc(
-      `SELECT v.version, v.doc || s.doc || ${CHECKPOINT} || ${CONNECTED_OF_VIEW} AS doc
+      `SELECT v.version, ${LATER_FIELDS} || v.doc || s.doc || ${CHECKPOINT} || ${CONNECTED_OF_VIEW} AS doc
          FROM match_views v JOIN seat_views s ON s.match_id = v.match_id ${CHECKPOINT_JOIN}
         WHERE v.match_id = $1 AND s.seat = $2`,
       [id, seat],

@@ -130,15 +130,15 @@ export class PublicStateDto {
   @ApiProperty({ type: [PlayedCardDto], description: 'The cards of the trick under way, in the order played.' }) readonly trick!: PlayedCardDto[];
   @ApiProperty({ type: LastTrickDto, nullable: true, description: 'The trick taken last, or null.' }) readonly lastTrick!: LastTrickDto | null;
   @ApiProperty(triple('Tricks taken per seat in the deal under way (or the last one).')) readonly tricksTaken!: number[];
-  @ApiPropertyOptional({
+  @ApiProperty({
     ...triple(
-      "Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known. " +
-        'Absent from a view stored before the field existed, until the match moves on or the read side is rebuilt.',
+      "Per seat, the tricks it must take in the deal under way (in `pass`: may take at most), as the rules score it (docs/rules.md §5); null until the deal's contract is known " +
+        '(and in a view stored before the field existed, until the match moves on or the read side is rebuilt).',
       [8, 4, 4],
     ),
     nullable: true,
   })
-  readonly quotas?: number[] | null;
+  readonly quotas!: number[] | null;
   @ApiProperty(triple('Cards in each hand (counts only).', [16, 16, 16])) readonly handSizes!: number[];
   @ApiProperty(triple('Match totals per seat.')) readonly totals!: number[];
   @ApiProperty({ ...CONTRACTS_PLAYED, description: 'Per seat, the contracts it has played as forehand, each with its deal number.' })
