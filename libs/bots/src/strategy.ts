@@ -25,9 +25,6 @@ export type BotView = Pick<SeatView, 'legal' | 'hand' | 'tableCards' | 'contract
   };
 };
 
-/** A bot's decision: the rules' seat move (the api's seat command), sent over HTTP with `requestOf`. */
-export type BotAction = SeatMove;
-
 /** Every strategy a seat may be given (the service validates `{"bot": …}` against this list). */
 export const STRATEGIES = ['random', 'greedy', 'strong'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];

@@ -165,7 +165,7 @@ export class CommandHandler<A extends Aggregate, E> {
  * A first answer kept for retries as its JSON text (a jsonb string): a jsonb object would come back
  * with its keys reordered, and a retry must get the same bytes as the first answer.
  */
-export const storedAnswer = (answer: unknown): string => JSON.stringify(answer);
+const storedAnswer = (answer: unknown): string => JSON.stringify(answer);
 
 /** The answer kept by storedAnswer (or, from rows written before it, the object itself). */
-export const answerOf = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : stored);
+const answerOf = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : stored);

@@ -29,7 +29,7 @@ import { EventStoreAppendBatch1764500000000 } from './migrations/1764500000000-a
 
 /** The event store's migrations, in order. Combine with the app's: [...eventStoreMigrations, ...own]. */
 export const eventStoreMigrations = [EventStoreSchema1764400000000, EventStoreAppendBatch1764500000000] as const;
-export { CommandHandler, storedAnswer, answerOf } from './command-handler';
+export { CommandHandler } from './command-handler';
 export type { Aggregate, Decision, HandlerPolicy, IdempotencyRequest, StreamCommand, StreamModel, Written } from './command-handler';
 export { retrying } from './retry';
 export type { RetryPolicy } from './retry';
